@@ -1,0 +1,47 @@
+/* fftx common definitions: precision, the lane vector type V and its helpers.
+ *
+ * Host defines:
+ *   FFTX_DOUBLE   double precision when defined, single otherwise
+ *   VW            lanes per work-item (1, 2, 4, 8 or 16): each lane carries one independent transform,
+ *                 so butterflies are plain vertical SIMD and twiddles are broadcast scalars.
+ *   IDX           index type for buffer offsets (uint or ulong, chosen from the largest extent)
+ */
+#ifdef FFTX_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double REAL;
+#define K(x) x
+#define RNAME double
+#else
+typedef float REAL;
+#define K(x) x##f
+#define RNAME float
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define UNROLL _Pragma("unroll")
+#define AI __attribute__((always_inline)) inline
+
+#if VW == 1
+typedef REAL V;
+#define VLOADV(p) (*(p))
+#define VSTOREV(v, p) (*(p) = (v))
+#else
+typedef CAT(RNAME, VW) V;
+#define VLOADV(p) CAT(vload, VW)(0, p)
+#define VSTOREV(v, p) CAT(vstore, VW)(v, 0, p)
+#endif
+
+/* (ar + i ai) * (br + i bi), written to (dr, di); safe when d aliases a. */
+#define CMUL(dr, di, ar, ai, br, bi)                                                                \
+    do {                                                                                            \
+        V cmul_t_ = (ar) * (br) - (ai) * (bi);                                                      \
+        (di) = (ar) * (bi) + (ai) * (br);                                                           \
+        (dr) = cmul_t_;                                                                             \
+    } while (0)
+
+#ifdef FFTX_DOUBLE
+#define MASK_ELEM ulong
+#else
+#define MASK_ELEM uint
+#endif

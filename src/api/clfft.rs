@@ -1,0 +1,710 @@
+//! The clFFT 2.12 C API, binary-compatible with `clFFT.h`: same names, enum values, struct layout and
+//! status codes. Pointers come from C callers, who must pass null or valid pointers of the documented sizes.
+#![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
+
+use super::{guard, non_null};
+use crate::codegen::Precision;
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::plan::{library, registry, Direction, Layout, Plan, Settings};
+use crate::planner::factor;
+use crate::runtime::cl::{RawEvent, RawMem};
+use crate::runtime::{Context, Queue};
+use ocl::core::ffi::{cl_command_queue, cl_context, cl_event, cl_float, cl_mem, cl_uint, cl_ulong};
+use std::ffi::{c_char, c_int, c_void};
+
+pub type clfftStatus = c_int;
+pub type clfftPlanHandle = usize;
+pub type clfftDim = c_int;
+pub type clfftLayout = c_int;
+pub type clfftPrecision = c_int;
+pub type clfftDirection = c_int;
+pub type clfftResultLocation = c_int;
+pub type clfftResultTransposed = c_int;
+pub type clfftCallbackType = c_int;
+pub type clfftBakeNotify = Option<unsafe extern "C" fn(clfftPlanHandle, *mut c_void)>;
+
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct clfftSetupData {
+    pub major: cl_uint,
+    pub minor: cl_uint,
+    pub patch: cl_uint,
+    pub debugFlags: cl_ulong,
+}
+
+pub const CLFFT_SUCCESS: clfftStatus = 0;
+pub const CLFFT_BUGCHECK: clfftStatus = 4096;
+pub const CLFFT_NOTIMPLEMENTED: clfftStatus = 4097;
+pub const CLFFT_TRANSPOSED_NOTIMPLEMENTED: clfftStatus = 4098;
+pub const CLFFT_INVALID_PLAN: clfftStatus = 4102;
+pub const CLFFT_DEVICE_NO_DOUBLE: clfftStatus = 4103;
+pub const CLFFT_DEVICE_MISMATCH: clfftStatus = 4104;
+pub const CLFFT_INVALID_ARG_VALUE: clfftStatus = -50;
+pub const CLFFT_INVALID_ARG_INDEX: clfftStatus = -49;
+pub const CLFFT_INVALID_HOST_PTR: clfftStatus = -37;
+
+pub const VERSION: (cl_uint, cl_uint, cl_uint) = (2, 12, 2);
+
+const CLFFT_SINGLE: c_int = 1;
+const CLFFT_DOUBLE: c_int = 2;
+const CLFFT_SINGLE_FAST: c_int = 3;
+const CLFFT_DOUBLE_FAST: c_int = 4;
+const CLFFT_FORWARD: c_int = -1;
+const CLFFT_BACKWARD: c_int = 1;
+const CLFFT_INPLACE: c_int = 1;
+const CLFFT_OUTOFPLACE: c_int = 2;
+const CLFFT_NOTRANSPOSE: c_int = 1;
+const CLFFT_TRANSPOSED: c_int = 2;
+
+/// The clFFT status for an error kind.
+pub fn status_of(kind: ErrorKind) -> clfftStatus {
+    match kind {
+        ErrorKind::InvalidPlan => CLFFT_INVALID_PLAN,
+        ErrorKind::InvalidArgValue => CLFFT_INVALID_ARG_VALUE,
+        ErrorKind::InvalidHostPtr => CLFFT_INVALID_HOST_PTR,
+        ErrorKind::InvalidContext => -34,
+        ErrorKind::InvalidCommandQueue => -36,
+        ErrorKind::InvalidMemObject => -38,
+        ErrorKind::InvalidBufferSize => -61,
+        ErrorKind::InvalidOperation => -59,
+        ErrorKind::InvalidEventWaitList => -57,
+        ErrorKind::NotImplemented => CLFFT_NOTIMPLEMENTED,
+        ErrorKind::TransposedNotImplemented => CLFFT_TRANSPOSED_NOTIMPLEMENTED,
+        ErrorKind::DeviceNoDouble => CLFFT_DEVICE_NO_DOUBLE,
+        ErrorKind::DeviceMismatch => CLFFT_DEVICE_MISMATCH,
+        ErrorKind::OutOfResources => -5,
+        ErrorKind::OutOfHostMemory => -6,
+        ErrorKind::MemObjectAllocationFailure => -4,
+        ErrorKind::BuildProgramFailure => -11,
+        ErrorKind::Bugcheck => CLFFT_BUGCHECK,
+        ErrorKind::OpenCl(code) => code,
+    }
+}
+
+fn run(name: &str, body: impl FnOnce() -> Result<()>) -> clfftStatus {
+    match guard(name, body) {
+        Ok(()) => CLFFT_SUCCESS,
+        Err(e) => status_of(e.kind),
+    }
+}
+
+/// Runs `f` on the plan behind `handle`, holding its lock.
+fn with_plan<T>(handle: clfftPlanHandle, f: impl FnOnce(&mut Plan) -> Result<T>) -> Result<T> {
+    let shared = registry::get(handle)?;
+    let mut plan = registry::lock(&shared);
+    f(&mut plan)
+}
+
+fn dim_count(dim: clfftDim) -> Result<usize> {
+    match dim {
+        1..=3 => Ok(dim as usize),
+        _ => fail(
+            ErrorKind::NotImplemented,
+            format!("dimension {dim} is not CLFFT_1D, CLFFT_2D or CLFFT_3D"),
+        ),
+    }
+}
+
+/// Reads `dim` values from a caller's array.
+unsafe fn read_array(ptr: *const usize, dim: clfftDim, what: &str) -> Result<Vec<usize>> {
+    non_null(ptr, what)?;
+    let n = dim_count(dim)?;
+    Ok(std::slice::from_raw_parts(ptr, n).to_vec())
+}
+
+/// Writes the first `dim` values of `values` to a caller's array.
+unsafe fn write_array(ptr: *mut usize, dim: clfftDim, values: &[usize], what: &str) -> Result<()> {
+    non_null(ptr, what)?;
+    let n = dim_count(dim)?;
+    if values.len() < n {
+        return fail(
+            ErrorKind::OpenCl(CLFFT_INVALID_ARG_INDEX),
+            format!("the plan holds {} {what}", values.len()),
+        );
+    }
+    std::slice::from_raw_parts_mut(ptr, n).copy_from_slice(&values[..n]);
+    Ok(())
+}
+
+fn check_lengths(lengths: &[usize]) -> Result<()> {
+    if lengths.contains(&0) {
+        return fail(ErrorKind::InvalidArgValue, "a length is zero");
+    }
+    if let Some(&bad) = lengths.iter().find(|&&l| !factor::is_smooth(l)) {
+        return fail(
+            ErrorKind::NotImplemented,
+            format!("length {bad} has a prime factor above 13"),
+        );
+    }
+    Ok(())
+}
+
+unsafe fn retain_context(context: cl_context) -> Result<Context> {
+    if context.is_null() {
+        return fail(ErrorKind::InvalidContext, "null context");
+    }
+    Context::retained(context).map_err(|e| Error::new(ErrorKind::InvalidContext, format!("invalid context: {e}")))
+}
+
+unsafe fn first_queue(count: cl_uint, queues: *const cl_command_queue) -> Result<Queue> {
+    if count == 0 || queues.is_null() || (*queues).is_null() {
+        return fail(ErrorKind::InvalidCommandQueue, "no command queue given");
+    }
+    Queue::retained(*queues).map_err(|e| Error::new(ErrorKind::InvalidCommandQueue, format!("invalid queue: {e}")))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftInitSetupData(setupData: *mut clfftSetupData) -> clfftStatus {
+    run("clfftInitSetupData", || {
+        non_null(setupData, "setupData")?;
+        *setupData = clfftSetupData {
+            major: VERSION.0,
+            minor: VERSION.1,
+            patch: VERSION.2,
+            debugFlags: 0,
+        };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftSetup(setupData: *const clfftSetupData) -> clfftStatus {
+    run("clfftSetup", || {
+        let flags = if setupData.is_null() {
+            0
+        } else {
+            (*setupData).debugFlags
+        };
+        library::setup(flags);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftTeardown() -> clfftStatus {
+    run("clfftTeardown", || {
+        library::teardown();
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetVersion(major: *mut cl_uint, minor: *mut cl_uint, patch: *mut cl_uint) -> clfftStatus {
+    run("clfftGetVersion", || {
+        non_null(major, "major")?;
+        non_null(minor, "minor")?;
+        non_null(patch, "patch")?;
+        (*major, *minor, *patch) = VERSION;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftCreateDefaultPlan(
+    plHandle: *mut clfftPlanHandle,
+    context: cl_context,
+    dim: clfftDim,
+    clLengths: *const usize,
+) -> clfftStatus {
+    run("clfftCreateDefaultPlan", || {
+        non_null(plHandle, "plHandle")?;
+        let lengths = read_array(clLengths, dim, "clLengths")?;
+        check_lengths(&lengths)?;
+        let context = retain_context(context)?;
+        *plHandle = registry::insert(Plan::new(Settings::new(context, &lengths)));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftCopyPlan(
+    out_plHandle: *mut clfftPlanHandle,
+    new_context: cl_context,
+    in_plHandle: clfftPlanHandle,
+) -> clfftStatus {
+    run("clfftCopyPlan", || {
+        non_null(out_plHandle, "out_plHandle")?;
+        let mut settings = with_plan(in_plHandle, |p| Ok(p.settings().clone()))?;
+        settings.context = retain_context(new_context)?;
+        *out_plHandle = registry::insert(Plan::new(settings));
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftBakePlan(
+    plHandle: clfftPlanHandle,
+    numQueues: cl_uint,
+    commQueueFFT: *mut cl_command_queue,
+    pfn_notify: clfftBakeNotify,
+    user_data: *mut c_void,
+) -> clfftStatus {
+    let status = run("clfftBakePlan", || {
+        let queue = first_queue(numQueues, commQueueFFT)?;
+        with_plan(plHandle, |p| p.bake(&queue).map(|_| ()))
+    });
+    if status == CLFFT_SUCCESS {
+        if let Some(notify) = pfn_notify {
+            notify(plHandle, user_data);
+        }
+    }
+    status
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftDestroyPlan(plHandle: *mut clfftPlanHandle) -> clfftStatus {
+    run("clfftDestroyPlan", || {
+        non_null(plHandle, "plHandle")?;
+        registry::remove(*plHandle).map(drop)
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanContext(plHandle: clfftPlanHandle, context: *mut cl_context) -> clfftStatus {
+    run("clfftGetPlanContext", || {
+        non_null(context, "context")?;
+        *context = with_plan(plHandle, |p| Ok(p.settings().context.raw()))?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanPrecision(
+    plHandle: clfftPlanHandle,
+    precision: *mut clfftPrecision,
+) -> clfftStatus {
+    run("clfftGetPlanPrecision", || {
+        non_null(precision, "precision")?;
+        *precision = with_plan(plHandle, |p| {
+            Ok(match p.settings().precision {
+                Precision::Single => CLFFT_SINGLE,
+                Precision::Double => CLFFT_DOUBLE,
+            })
+        })?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetPlanPrecision(plHandle: clfftPlanHandle, precision: clfftPrecision) -> clfftStatus {
+    run("clfftSetPlanPrecision", || {
+        let value = match precision {
+            CLFFT_SINGLE | CLFFT_SINGLE_FAST => Precision::Single,
+            CLFFT_DOUBLE | CLFFT_DOUBLE_FAST => Precision::Double,
+            _ => {
+                return fail(
+                    ErrorKind::InvalidArgValue,
+                    format!("precision {precision} is not a clfftPrecision"),
+                )
+            }
+        };
+        with_plan(plHandle, |p| {
+            p.settings_mut().precision = value;
+            Ok(())
+        })
+    })
+}
+
+fn direction(dir: clfftDirection) -> Result<Direction> {
+    match dir {
+        CLFFT_FORWARD => Ok(Direction::Forward),
+        CLFFT_BACKWARD => Ok(Direction::Backward),
+        _ => fail(
+            ErrorKind::InvalidArgValue,
+            format!("direction {dir} is neither CLFFT_FORWARD nor CLFFT_BACKWARD"),
+        ),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanScale(
+    plHandle: clfftPlanHandle,
+    dir: clfftDirection,
+    scale: *mut cl_float,
+) -> clfftStatus {
+    run("clfftGetPlanScale", || {
+        non_null(scale, "scale")?;
+        let d = direction(dir)?;
+        *scale = with_plan(plHandle, |p| Ok(p.settings().scale(d) as cl_float))?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetPlanScale(plHandle: clfftPlanHandle, dir: clfftDirection, scale: cl_float) -> clfftStatus {
+    run("clfftSetPlanScale", || {
+        let d = direction(dir)?;
+        with_plan(plHandle, |p| {
+            let s = p.settings_mut();
+            match d {
+                Direction::Forward => s.forward_scale = scale as f64,
+                Direction::Backward => s.backward_scale = scale as f64,
+            }
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanBatchSize(plHandle: clfftPlanHandle, batchSize: *mut usize) -> clfftStatus {
+    run("clfftGetPlanBatchSize", || {
+        non_null(batchSize, "batchSize")?;
+        *batchSize = with_plan(plHandle, |p| Ok(p.settings().batch))?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetPlanBatchSize(plHandle: clfftPlanHandle, batchSize: usize) -> clfftStatus {
+    run("clfftSetPlanBatchSize", || {
+        if batchSize == 0 {
+            return fail(ErrorKind::InvalidArgValue, "batch size is zero");
+        }
+        with_plan(plHandle, |p| {
+            p.settings_mut().batch = batchSize;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanDim(
+    plHandle: clfftPlanHandle,
+    dim: *mut clfftDim,
+    size: *mut cl_uint,
+) -> clfftStatus {
+    run("clfftGetPlanDim", || {
+        non_null(dim, "dim")?;
+        let d = with_plan(plHandle, |p| Ok(p.settings().dim()))?;
+        *dim = d as clfftDim;
+        if !size.is_null() {
+            *size = d as cl_uint;
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetPlanDim(plHandle: clfftPlanHandle, dim: clfftDim) -> clfftStatus {
+    run("clfftSetPlanDim", || {
+        let d = dim_count(dim)?;
+        with_plan(plHandle, |p| {
+            p.settings_mut().set_dim(d);
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanLength(
+    plHandle: clfftPlanHandle,
+    dim: clfftDim,
+    clLengths: *mut usize,
+) -> clfftStatus {
+    run("clfftGetPlanLength", || {
+        let lengths = with_plan(plHandle, |p| Ok(p.settings().lengths.clone()))?;
+        write_array(clLengths, dim, &lengths, "lengths")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftSetPlanLength(
+    plHandle: clfftPlanHandle,
+    dim: clfftDim,
+    clLengths: *const usize,
+) -> clfftStatus {
+    run("clfftSetPlanLength", || {
+        let lengths = read_array(clLengths, dim, "clLengths")?;
+        check_lengths(&lengths)?;
+        with_plan(plHandle, |p| {
+            p.settings_mut().lengths = lengths;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanInStride(
+    plHandle: clfftPlanHandle,
+    dim: clfftDim,
+    clStrides: *mut usize,
+) -> clfftStatus {
+    run("clfftGetPlanInStride", || {
+        let strides = with_plan(plHandle, |p| Ok(p.settings().in_strides.clone()))?;
+        write_array(clStrides, dim, &strides, "input strides")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftSetPlanInStride(
+    plHandle: clfftPlanHandle,
+    dim: clfftDim,
+    clStrides: *mut usize,
+) -> clfftStatus {
+    run("clfftSetPlanInStride", || {
+        let strides = read_array(clStrides, dim, "clStrides")?;
+        with_plan(plHandle, |p| {
+            p.settings_mut().in_strides = strides;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanOutStride(
+    plHandle: clfftPlanHandle,
+    dim: clfftDim,
+    clStrides: *mut usize,
+) -> clfftStatus {
+    run("clfftGetPlanOutStride", || {
+        let strides = with_plan(plHandle, |p| Ok(p.settings().out_strides.clone()))?;
+        write_array(clStrides, dim, &strides, "output strides")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftSetPlanOutStride(
+    plHandle: clfftPlanHandle,
+    dim: clfftDim,
+    clStrides: *mut usize,
+) -> clfftStatus {
+    run("clfftSetPlanOutStride", || {
+        let strides = read_array(clStrides, dim, "clStrides")?;
+        with_plan(plHandle, |p| {
+            p.settings_mut().out_strides = strides;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanDistance(
+    plHandle: clfftPlanHandle,
+    iDist: *mut usize,
+    oDist: *mut usize,
+) -> clfftStatus {
+    run("clfftGetPlanDistance", || {
+        non_null(iDist, "iDist")?;
+        non_null(oDist, "oDist")?;
+        (*iDist, *oDist) = with_plan(plHandle, |p| Ok((p.settings().in_dist, p.settings().out_dist)))?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetPlanDistance(plHandle: clfftPlanHandle, iDist: usize, oDist: usize) -> clfftStatus {
+    run("clfftSetPlanDistance", || {
+        with_plan(plHandle, |p| {
+            let s = p.settings_mut();
+            (s.in_dist, s.out_dist) = (iDist, oDist);
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetLayout(
+    plHandle: clfftPlanHandle,
+    iLayout: *mut clfftLayout,
+    oLayout: *mut clfftLayout,
+) -> clfftStatus {
+    run("clfftGetLayout", || {
+        non_null(iLayout, "iLayout")?;
+        non_null(oLayout, "oLayout")?;
+        let (i, o) = with_plan(plHandle, |p| Ok((p.settings().in_layout, p.settings().out_layout)))?;
+        (*iLayout, *oLayout) = (i as clfftLayout, o as clfftLayout);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetLayout(plHandle: clfftPlanHandle, iLayout: clfftLayout, oLayout: clfftLayout) -> clfftStatus {
+    run("clfftSetLayout", || {
+        let (Some(i), Some(o)) = (Layout::from_raw(iLayout), Layout::from_raw(oLayout)) else {
+            return fail(
+                ErrorKind::InvalidArgValue,
+                format!("layouts {iLayout}/{oLayout} are not clfftLayout values"),
+            );
+        };
+        use Layout::*;
+        let allowed = match i {
+            ComplexInterleaved | ComplexPlanar => matches!(o, ComplexInterleaved | ComplexPlanar),
+            HermitianInterleaved | HermitianPlanar => o == Real,
+            Real => matches!(o, HermitianInterleaved | HermitianPlanar),
+        };
+        if !allowed {
+            return fail(
+                ErrorKind::NotImplemented,
+                format!("no transform goes from layout {i:?} to {o:?}"),
+            );
+        }
+        with_plan(plHandle, |p| {
+            let s = p.settings_mut();
+            (s.in_layout, s.out_layout) = (i, o);
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetResultLocation(
+    plHandle: clfftPlanHandle,
+    placeness: *mut clfftResultLocation,
+) -> clfftStatus {
+    run("clfftGetResultLocation", || {
+        non_null(placeness, "placeness")?;
+        let in_place = with_plan(plHandle, |p| Ok(p.settings().in_place))?;
+        *placeness = if in_place { CLFFT_INPLACE } else { CLFFT_OUTOFPLACE };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetResultLocation(plHandle: clfftPlanHandle, placeness: clfftResultLocation) -> clfftStatus {
+    run("clfftSetResultLocation", || {
+        let in_place = match placeness {
+            CLFFT_INPLACE => true,
+            CLFFT_OUTOFPLACE => false,
+            _ => {
+                return fail(
+                    ErrorKind::InvalidArgValue,
+                    format!("placeness {placeness} is not a clfftResultLocation"),
+                )
+            }
+        };
+        with_plan(plHandle, |p| {
+            p.settings_mut().in_place = in_place;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetPlanTransposeResult(
+    plHandle: clfftPlanHandle,
+    transposed: *mut clfftResultTransposed,
+) -> clfftStatus {
+    run("clfftGetPlanTransposeResult", || {
+        non_null(transposed, "transposed")?;
+        let t = with_plan(plHandle, |p| Ok(p.settings().transposed))?;
+        *transposed = if t { CLFFT_TRANSPOSED } else { CLFFT_NOTRANSPOSE };
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetPlanTransposeResult(
+    plHandle: clfftPlanHandle,
+    transposed: clfftResultTransposed,
+) -> clfftStatus {
+    run("clfftSetPlanTransposeResult", || {
+        let t = match transposed {
+            CLFFT_NOTRANSPOSE => false,
+            CLFFT_TRANSPOSED => true,
+            _ => {
+                return fail(
+                    ErrorKind::InvalidArgValue,
+                    format!("{transposed} is not a clfftResultTransposed"),
+                )
+            }
+        };
+        with_plan(plHandle, |p| {
+            p.settings_mut().transposed = t;
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftGetTmpBufSize(plHandle: clfftPlanHandle, buffersize: *mut usize) -> clfftStatus {
+    run("clfftGetTmpBufSize", || {
+        non_null(buffersize, "buffersize")?;
+        *buffersize = with_plan(plHandle, |p| match p.baked() {
+            Some(b) => Ok(b.tmp_bytes()),
+            None => fail(ErrorKind::InvalidOperation, "the plan is not baked yet"),
+        })?;
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clfftSetPlanCallback(
+    plHandle: clfftPlanHandle,
+    _funcName: *const c_char,
+    _funcString: *const c_char,
+    _localMemSize: c_int,
+    _callbackType: clfftCallbackType,
+    _userdata: *mut cl_mem,
+    _numUserdataBuffers: c_int,
+) -> clfftStatus {
+    run("clfftSetPlanCallback", || {
+        with_plan(plHandle, |_| Ok(()))?;
+        fail(ErrorKind::NotImplemented, "callbacks are not supported")
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clfftEnqueueTransform(
+    plHandle: clfftPlanHandle,
+    dir: clfftDirection,
+    numQueuesAndEvents: cl_uint,
+    commQueues: *mut cl_command_queue,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+    outEvents: *mut cl_event,
+    inputBuffers: *mut cl_mem,
+    outputBuffers: *mut cl_mem,
+    tmpBuffer: cl_mem,
+) -> clfftStatus {
+    run("clfftEnqueueTransform", || {
+        let d = direction(dir)?;
+        let queue = first_queue(numQueuesAndEvents, commQueues)?;
+        if numWaitEvents > 0 && waitEvents.is_null() {
+            return fail(
+                ErrorKind::InvalidEventWaitList,
+                "numWaitEvents > 0 with a null waitEvents",
+            );
+        }
+        let wait: &[RawEvent] = if numWaitEvents == 0 {
+            &[]
+        } else {
+            std::slice::from_raw_parts(waitEvents, numWaitEvents as usize)
+        };
+        if inputBuffers.is_null() {
+            return fail(ErrorKind::InvalidArgValue, "inputBuffers is null");
+        }
+        let event = with_plan(plHandle, |p| {
+            let in_place = p.settings().in_place;
+            let planes = if p.settings().in_layout.is_planar() { 2 } else { 1 };
+            let input: &[RawMem] = std::slice::from_raw_parts(inputBuffers, planes);
+            let output: &[RawMem] = if in_place {
+                &[]
+            } else if outputBuffers.is_null() {
+                return fail(
+                    ErrorKind::InvalidArgValue,
+                    "outputBuffers is null for an out-of-place plan",
+                );
+            } else {
+                std::slice::from_raw_parts(outputBuffers, if p.settings().out_layout.is_planar() { 2 } else { 1 })
+            };
+            let scale = p.settings().scale(d);
+            p.bake(&queue)?;
+            let baked = p.baked_mut().expect("baked above");
+            baked.enqueue(
+                d,
+                scale,
+                &queue,
+                wait,
+                input,
+                output,
+                (!tmpBuffer.is_null()).then_some(tmpBuffer),
+            )
+        })?;
+        if !outEvents.is_null() {
+            for i in 0..numQueuesAndEvents as usize {
+                *outEvents.add(i) = event.clone().into_raw();
+            }
+        }
+        Ok(())
+    })
+}

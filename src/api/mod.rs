@@ -1,0 +1,40 @@
+//! The C ABI. Shells check arguments, translate to the plan layer and back to status codes; no FFT maths
+//! here. Every exported function runs its body under `guard`, so no panic crosses the boundary.
+
+pub mod clfft;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::log::Topic;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Runs the body of exported function `name`: a panic becomes a `Bugcheck`, and every failure is written
+/// under `FFTX_LOG=error` before its status goes back to the caller.
+pub(crate) fn guard<T>(name: &str, body: impl FnOnce() -> Result<T>) -> Result<T> {
+    let result = catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        Err(Error::new(
+            ErrorKind::Bugcheck,
+            format!("internal error (panic): {what}"),
+        ))
+    });
+    if let Err(e) = &result {
+        crate::log::write(Topic::Error, &format!("{name}: {e}"));
+    }
+    result
+}
+
+/// Fails with `InvalidHostPtr` when `ptr` is null.
+pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> Result<()> {
+    if ptr.is_null() {
+        Err(Error::new(
+            ErrorKind::InvalidHostPtr,
+            format!("{what} is a null pointer"),
+        ))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,108 @@
+//! Twiddle factors, computed in double with exact argument reduction.
+
+use std::f64::consts::FRAC_PI_4;
+
+/// exp(-2 pi i e / n) as (re, im).
+///
+/// The exponent is reduced modulo n in integers, then folded into the first octant, so the angle handed to
+/// sin/cos is at most pi/4 and carries only the rounding of one division and one product.
+pub fn unit_root(e: u64, n: u64) -> (f64, f64) {
+    debug_assert!(n > 0);
+    let m = (e % n) as u128;
+    let n = n as u128;
+    let octant = (8 * m / n) as u32; // 0..=7
+    let r = 8 * m - octant as u128 * n; // position inside the octant, in units of 1/(8n) turns
+    let phi = FRAC_PI_4 * (r as f64 / n as f64);
+    let psi = FRAC_PI_4 * ((n - r) as f64 / n as f64);
+    // (cos theta, sin theta) for theta = 2 pi m / n = (pi/4) (octant + r/n)
+    let (c, s) = match octant {
+        0 => (phi.cos(), phi.sin()),
+        1 => (psi.sin(), psi.cos()),
+        2 => (-phi.sin(), phi.cos()),
+        3 => (-psi.cos(), psi.sin()),
+        4 => (-phi.cos(), -phi.sin()),
+        5 => (-psi.sin(), -psi.cos()),
+        6 => (phi.sin(), -phi.cos()),
+        _ => (psi.cos(), -psi.sin()),
+    };
+    (c, -s)
+}
+
+/// Stockham pass twiddles: for each pass of radix R and span L, entries w_L^(j k) for j in 1..R, k < L/R,
+/// laid out j-major so that consecutive butterflies read consecutive entries.
+pub fn stockham_table(radices: &[usize]) -> Vec<(f64, f64)> {
+    let mut table = Vec::new();
+    let mut span = 1usize;
+    for &radix in radices {
+        span *= radix;
+        let stride = span / radix;
+        for j in 1..radix {
+            for k in 0..stride {
+                table.push(unit_root((j * k) as u64, span as u64));
+            }
+        }
+    }
+    table
+}
+
+/// Offsets of each pass's entries in `stockham_table`.
+pub fn stockham_offsets(radices: &[usize]) -> Vec<usize> {
+    let mut offsets = Vec::with_capacity(radices.len());
+    let (mut offset, mut span) = (0usize, 1usize);
+    for &radix in radices {
+        offsets.push(offset);
+        span *= radix;
+        offset += (radix - 1) * (span / radix);
+    }
+    offsets
+}
+
+/// The two-level table for w_n^e with e < n: `lo[e % lo_len] * hi[e / lo_len]`. Returns (lo_len, table).
+pub fn two_level_table(n: usize) -> (usize, Vec<(f64, f64)>) {
+    let lo_len = (n as f64).sqrt().ceil() as usize;
+    let hi_len = n.div_ceil(lo_len);
+    let mut table: Vec<(f64, f64)> = (0..lo_len).map(|e| unit_root(e as u64, n as u64)).collect();
+    table.extend((0..hi_len).map(|h| unit_root((h * lo_len) as u64, n as u64)));
+    (lo_len, table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_roots_are_exact_at_symmetric_points() {
+        assert_eq!(unit_root(0, 7), (1.0, -0.0));
+        assert_eq!(unit_root(4, 16), (0.0, -1.0));
+        assert_eq!(unit_root(8, 16), (-1.0, -0.0));
+        assert_eq!(unit_root(12, 16), (0.0, 1.0));
+        assert_eq!(unit_root(1, 3).0, -0.5);
+        assert_eq!(unit_root(17, 16), unit_root(1, 16));
+    }
+
+    #[test]
+    fn unit_roots_match_the_definition() {
+        for n in [1u64, 2, 3, 5, 12, 1000, 1 << 20, 1_000_003] {
+            for e in [0u64, 1, n / 3, n / 2, n - 1, 2 * n + 5] {
+                let theta = -2.0 * std::f64::consts::PI * ((e % n) as f64) / n as f64;
+                let (c, s) = unit_root(e, n);
+                assert!(
+                    (c - theta.cos()).abs() < 1e-15 && (s - theta.sin()).abs() < 1e-15,
+                    "e={e} n={n}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn two_level_table_reconstructs_every_root() {
+        let n = 1000;
+        let (lo, table) = two_level_table(n);
+        for e in 0..n {
+            let (a, b) = (table[e % lo], table[lo + e / lo]);
+            let (re, im) = (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0);
+            let (c, s) = unit_root(e as u64, n as u64);
+            assert!((re - c).abs() < 1e-15 && (im - s).abs() < 1e-15);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
+
+use super::{Direction, Settings};
+use crate::codegen::Precision;
+use crate::error::{fail, ErrorKind, Result};
+use crate::log::Topic;
+use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem};
+use crate::runtime::cl::{RawEvent, RawMem};
+use crate::runtime::{cache, device_info, Arg, Buffer, Context, Event, Kernel, Queue};
+
+struct Launch {
+    kernel: Kernel,
+    _table: Buffer,
+    global: [usize; 2],
+    local: [usize; 2],
+    src: BufRef,
+    dst: BufRef,
+    src_offset: usize,
+    dst_offset: usize,
+    wide_index: bool,
+}
+
+pub struct Baked {
+    device: usize,
+    context: Context,
+    precision: Precision,
+    exec: ExecPlan,
+    launches: Vec<Launch>,
+    in_bytes: usize,
+    out_bytes: usize,
+    in_planar: bool,
+    out_planar: bool,
+    in_place: bool,
+    tmp_bytes: usize,
+    own_tmp: Option<Buffer>,
+}
+
+/// Bytes one plane of a buffer must hold for `layout` over `lengths` and `batch`.
+fn plane_bytes(layout: &BufferLayout, lengths: &[usize], batch: usize, precision: Precision) -> usize {
+    let last = lengths
+        .iter()
+        .zip(&layout.strides)
+        .map(|(l, s)| (l - 1) * s)
+        .sum::<usize>()
+        + (batch - 1) * layout.dist;
+    (last + 1)
+        * if layout.planar {
+            precision.real_bytes()
+        } else {
+            precision.complex_bytes()
+        }
+}
+
+impl Baked {
+    pub fn new(settings: &Settings, queue: &Queue) -> Result<Baked> {
+        let started = std::time::Instant::now();
+        if queue.context()? != settings.context.raw() {
+            return fail(
+                ErrorKind::InvalidContext,
+                "the queue belongs to another context than the plan",
+            );
+        }
+        let device = device_info(queue.device()?)?;
+        if settings.precision == Precision::Double && !device.fp64 {
+            return fail(
+                ErrorKind::DeviceNoDouble,
+                format!("{} has no double precision", device.name),
+            );
+        }
+        let problem: Problem = settings.problem()?;
+        let exec = planner::plan(&problem, &device)?;
+        crate::log!(
+            Topic::Plan,
+            "plan for {:?} batch {} on {}:\n{}",
+            problem.lengths,
+            problem.batch,
+            device.name,
+            exec.tree
+        );
+        let context = settings.context.clone();
+        let mut launches = Vec::with_capacity(exec.steps.len());
+        for step in &exec.steps {
+            let source = step.kernel.source();
+            let program = cache::program(&context, &device, &source.source, &source.options)?;
+            let kernel = Kernel::create(&program, source.entry)?;
+            let table = upload_table(&context, &step.kernel.twiddles(), settings.precision)?;
+            let (global, local) = step.kernel.work_size();
+            launches.push(Launch {
+                kernel,
+                _table: table,
+                global,
+                local,
+                src: step.src,
+                dst: step.dst,
+                src_offset: exec.offset(step.src),
+                dst_offset: exec.offset(step.dst),
+                wide_index: step.kernel.wide_index,
+            });
+        }
+        let precision = settings.precision;
+        let baked = Baked {
+            device: device.id,
+            context,
+            precision,
+            in_bytes: plane_bytes(&problem.input, &problem.lengths, problem.batch, precision),
+            out_bytes: plane_bytes(&problem.output, &problem.lengths, problem.batch, precision),
+            in_planar: problem.input.planar,
+            out_planar: problem.output.planar,
+            in_place: problem.in_place,
+            tmp_bytes: exec.tmp_elements() * precision.complex_bytes(),
+            exec,
+            launches,
+            own_tmp: None,
+        };
+        crate::log!(Topic::Info, "baked in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
+        Ok(baked)
+    }
+
+    /// Scratch bytes the plan needs (0 when it runs without).
+    pub fn tmp_bytes(&self) -> usize {
+        self.tmp_bytes
+    }
+
+    pub fn device(&self) -> usize {
+        self.device
+    }
+
+    pub fn tree(&self) -> &planner::Node {
+        &self.exec.tree
+    }
+
+    /// Enqueues the transform on `queue` after `wait`; the returned event completes with the whole transform.
+    #[allow(clippy::too_many_arguments)]
+    pub fn enqueue(
+        &mut self,
+        direction: Direction,
+        scale: f64,
+        queue: &Queue,
+        wait: &[RawEvent],
+        input: &[RawMem],
+        output: &[RawMem],
+        tmp: Option<RawMem>,
+    ) -> Result<Event> {
+        if queue.device()? as usize != self.device {
+            return fail(
+                ErrorKind::DeviceMismatch,
+                "the queue's device is not the device the plan was baked for",
+            );
+        }
+        let output = if self.in_place { input } else { output };
+        let inputs = self.planes(input, self.in_planar, self.in_bytes, "input")?;
+        let outputs = self.planes(output, self.out_planar, self.out_bytes, "output")?;
+        let tmp = self.scratch(tmp)?;
+        let buffers = |b: BufRef| -> [RawMem; 2] {
+            match b {
+                BufRef::Input => inputs,
+                BufRef::Output => outputs,
+                BufRef::Tmp(_) => [tmp; 2],
+            }
+        };
+        let real = |v: f64| match self.precision {
+            Precision::Single => Arg::F32(v as f32),
+            Precision::Double => Arg::F64(v),
+        };
+        let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
+        let last = self.launches.len() - 1;
+        let mut previous: Option<Event> = None;
+        for (i, launch) in self.launches.iter().enumerate() {
+            let [in_re, in_im] = buffers(launch.src);
+            let [out_re, out_im] = buffers(launch.dst);
+            let index = |v: usize| {
+                if launch.wide_index {
+                    Arg::U64(v as u64)
+                } else {
+                    Arg::U32(v as u32)
+                }
+            };
+            let args = [
+                Arg::Mem(in_re),
+                Arg::Mem(in_im),
+                Arg::Mem(out_re),
+                Arg::Mem(out_im),
+                Arg::Mem(launch._table.raw()),
+                index(launch.src_offset),
+                index(launch.dst_offset),
+                real(if i == 0 { sign } else { 1.0 }),
+                real(if i == last { sign } else { 1.0 }),
+                real(if i == last { scale } else { 1.0 }),
+            ];
+            for (k, arg) in args.into_iter().enumerate() {
+                launch.kernel.set_arg(k as u32, arg)?;
+            }
+            let chain: Vec<RawEvent> = match &previous {
+                Some(e) => vec![e.raw()],
+                None => wait.to_vec(),
+            };
+            previous = Some(
+                launch
+                    .kernel
+                    .enqueue(queue.raw(), launch.global, launch.local, &chain)?,
+            );
+        }
+        previous.ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))
+    }
+
+    /// The one or two planes of a user buffer set, checked against the bytes the plan reaches.
+    fn planes(&self, given: &[RawMem], planar: bool, bytes: usize, what: &str) -> Result<[RawMem; 2]> {
+        let needed = if planar { 2 } else { 1 };
+        if given.len() < needed || given[..needed].iter().any(|m| m.is_null()) {
+            return fail(
+                ErrorKind::InvalidArgValue,
+                format!("the {what} needs {needed} buffer(s) for its layout, and got fewer"),
+            );
+        }
+        for &mem in &given[..needed] {
+            let size = Buffer::size_of_raw(mem)
+                .map_err(|e| crate::error::Error::new(ErrorKind::InvalidMemObject, format!("{what} buffer: {e}")))?;
+            if size < bytes {
+                return fail(
+                    ErrorKind::InvalidBufferSize,
+                    format!("the {what} buffer holds {size} bytes; the plan reaches {bytes}"),
+                );
+            }
+        }
+        Ok(if planar {
+            [given[0], given[1]]
+        } else {
+            [given[0], given[0]]
+        })
+    }
+
+    /// The scratch buffer: the caller's if given (and large enough), otherwise the plan's own, allocated once.
+    fn scratch(&mut self, given: Option<RawMem>) -> Result<RawMem> {
+        if self.tmp_bytes == 0 {
+            return Ok(std::ptr::null_mut());
+        }
+        if let Some(mem) = given.filter(|m| !m.is_null()) {
+            let size = Buffer::size_of_raw(mem)?;
+            if size < self.tmp_bytes {
+                return fail(
+                    ErrorKind::InvalidBufferSize,
+                    format!(
+                        "the temporary buffer holds {size} bytes; the plan needs {}",
+                        self.tmp_bytes
+                    ),
+                );
+            }
+            return Ok(mem);
+        }
+        if self.own_tmp.is_none() {
+            self.own_tmp = Some(Buffer::create(&self.context, self.tmp_bytes)?);
+        }
+        Ok(self.own_tmp.as_ref().map(|b| b.raw()).unwrap_or(std::ptr::null_mut()))
+    }
+}
+
+fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -> Result<Buffer> {
+    match precision {
+        Precision::Single => {
+            let flat: Vec<f32> = table.iter().flat_map(|&(re, im)| [re as f32, im as f32]).collect();
+            Buffer::with_data(context, &flat)
+        }
+        Precision::Double => {
+            let flat: Vec<f64> = table.iter().flat_map(|&(re, im)| [re, im]).collect();
+            Buffer::with_data(context, &flat)
+        }
+    }
+}

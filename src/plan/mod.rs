@@ -1,0 +1,256 @@
+//! What the user asked for: a plan's settings with clFFT's defaults and semantics, their validation into a
+//! planner problem, baking (programs and tables) and execution.
+
+mod exec;
+pub mod library;
+pub mod registry;
+
+use crate::codegen::Precision;
+use crate::error::{fail, ErrorKind, Result};
+use crate::planner::{BufferLayout, Problem};
+use crate::runtime::Context;
+pub use exec::Baked;
+
+/// Data layouts, with clFFT's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    ComplexInterleaved = 1,
+    ComplexPlanar = 2,
+    HermitianInterleaved = 3,
+    HermitianPlanar = 4,
+    Real = 5,
+}
+
+impl Layout {
+    pub fn from_raw(value: i32) -> Option<Layout> {
+        Some(match value {
+            1 => Layout::ComplexInterleaved,
+            2 => Layout::ComplexPlanar,
+            3 => Layout::HermitianInterleaved,
+            4 => Layout::HermitianPlanar,
+            5 => Layout::Real,
+            _ => return None,
+        })
+    }
+
+    pub fn is_planar(self) -> bool {
+        matches!(self, Layout::ComplexPlanar | Layout::HermitianPlanar)
+    }
+
+    fn is_complex(self) -> bool {
+        matches!(self, Layout::ComplexInterleaved | Layout::ComplexPlanar)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Forward,
+    Backward,
+}
+
+/// A plan's settings, as the clFFT accessors see them.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub context: Context,
+    /// One length per dimension, fastest first.
+    pub lengths: Vec<usize>,
+    pub in_strides: Vec<usize>,
+    pub out_strides: Vec<usize>,
+    pub in_dist: usize,
+    pub out_dist: usize,
+    pub in_layout: Layout,
+    pub out_layout: Layout,
+    pub precision: Precision,
+    pub in_place: bool,
+    pub batch: usize,
+    pub forward_scale: f64,
+    pub backward_scale: f64,
+    pub transposed: bool,
+}
+
+/// Strides of a packed array of `lengths`.
+pub fn packed_strides(lengths: &[usize]) -> Vec<usize> {
+    let mut strides = Vec::with_capacity(lengths.len());
+    let mut s = 1;
+    for &l in lengths {
+        strides.push(s);
+        s *= l;
+    }
+    strides
+}
+
+impl Settings {
+    /// clFFT's defaults: single precision, interleaved, in place, batch 1, packed strides and distances,
+    /// forward scale 1 and backward scale 1/N.
+    pub fn new(context: Context, lengths: &[usize]) -> Settings {
+        let total: usize = lengths.iter().product();
+        Settings {
+            context,
+            lengths: lengths.to_vec(),
+            in_strides: packed_strides(lengths),
+            out_strides: packed_strides(lengths),
+            in_dist: total,
+            out_dist: total,
+            in_layout: Layout::ComplexInterleaved,
+            out_layout: Layout::ComplexInterleaved,
+            precision: Precision::Single,
+            in_place: true,
+            batch: 1,
+            forward_scale: 1.0,
+            backward_scale: 1.0 / total as f64,
+            transposed: false,
+        }
+    }
+
+    pub fn dim(&self) -> usize {
+        self.lengths.len()
+    }
+
+    /// Changes the dimension: lengths and strides grow (with 1 and packed strides) or shrink to match.
+    pub fn set_dim(&mut self, dim: usize) {
+        let grow = |v: &mut Vec<usize>, fill: &dyn Fn(&[usize]) -> usize| {
+            while v.len() < dim {
+                let value = fill(v);
+                v.push(value);
+            }
+            v.truncate(dim);
+        };
+        grow(&mut self.lengths, &|_| 1);
+        let lengths = self.lengths.clone();
+        let next_stride = |v: &[usize]| v.last().map_or(1, |s| s * lengths[v.len() - 1]);
+        grow(&mut self.in_strides, &next_stride);
+        grow(&mut self.out_strides, &next_stride);
+    }
+
+    /// The transform this plan describes, validated, as the planner sees it.
+    pub fn problem(&self) -> Result<Problem> {
+        let dim = self.dim();
+        if !(1..=3).contains(&dim) {
+            return fail(ErrorKind::InvalidArgValue, format!("dimension {dim} is not 1, 2 or 3"));
+        }
+        if self.lengths.contains(&0) {
+            return fail(ErrorKind::InvalidArgValue, "a length is zero");
+        }
+        if self.batch == 0 {
+            return fail(ErrorKind::InvalidArgValue, "batch size is zero");
+        }
+        if !self.in_layout.is_complex() || !self.out_layout.is_complex() {
+            return fail(
+                ErrorKind::NotImplemented,
+                "real and Hermitian layouts are not supported yet",
+            );
+        }
+        let strides = |given: &[usize]| -> Result<Vec<usize>> {
+            let mut s = given.to_vec();
+            s.truncate(dim);
+            let packed = packed_strides(&self.lengths);
+            while s.len() < dim {
+                s.push(packed[s.len()]);
+            }
+            if s.contains(&0) {
+                return fail(ErrorKind::InvalidArgValue, "a stride is zero");
+            }
+            Ok(s)
+        };
+        let in_strides = strides(&self.in_strides)?;
+        let mut out_strides = strides(&self.out_strides)?;
+        if self.in_place {
+            if in_strides != out_strides || self.in_dist != self.out_dist {
+                return fail(
+                    ErrorKind::InvalidPlan,
+                    "in-place transforms need equal input and output strides and distances",
+                );
+            }
+            if self.in_layout != self.out_layout {
+                return fail(
+                    ErrorKind::InvalidPlan,
+                    "in-place transforms need the same input and output layout",
+                );
+            }
+        }
+        if self.transposed {
+            if dim != 2 {
+                return fail(
+                    ErrorKind::TransposedNotImplemented,
+                    "a transposed result is only available for 2D plans",
+                );
+            }
+            if self.in_place {
+                return fail(
+                    ErrorKind::TransposedNotImplemented,
+                    "a transposed result needs an out-of-place plan",
+                );
+            }
+            // The output array is the transpose: element (k0, k1) sits at k1 * os[0] + k0 * os[1].
+            out_strides.swap(0, 1);
+        }
+        if self.batch > 1 && (self.in_dist == 0 || self.out_dist == 0) {
+            return fail(ErrorKind::InvalidArgValue, "a batch distance is zero");
+        }
+        // Length-1 axes carry no work; drop them as clFFT does (keeping one axis).
+        let keep: Vec<usize> = (0..dim).filter(|&a| self.lengths[a] > 1).collect();
+        let keep = if keep.is_empty() { vec![0] } else { keep };
+        let pick = |v: &[usize]| keep.iter().map(|&a| v[a]).collect::<Vec<_>>();
+        Ok(Problem {
+            precision: self.precision,
+            lengths: pick(&self.lengths),
+            batch: self.batch,
+            input: BufferLayout {
+                strides: pick(&in_strides),
+                dist: self.in_dist,
+                planar: self.in_layout.is_planar(),
+            },
+            output: BufferLayout {
+                strides: pick(&out_strides),
+                dist: self.out_dist,
+                planar: self.out_layout.is_planar(),
+            },
+            in_place: self.in_place,
+        })
+    }
+
+    pub fn scale(&self, direction: Direction) -> f64 {
+        match direction {
+            Direction::Forward => self.forward_scale,
+            Direction::Backward => self.backward_scale,
+        }
+    }
+}
+
+/// A plan: its settings and, once baked, the compiled form. Any change to the settings drops the bake.
+pub struct Plan {
+    settings: Settings,
+    baked: Option<Baked>,
+}
+
+impl Plan {
+    pub fn new(settings: Settings) -> Plan {
+        Plan { settings, baked: None }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Settings for modification; the bake is invalidated.
+    pub fn settings_mut(&mut self) -> &mut Settings {
+        self.baked = None;
+        &mut self.settings
+    }
+
+    pub fn baked(&self) -> Option<&Baked> {
+        self.baked.as_ref()
+    }
+
+    /// Bakes for the device of `queue` unless already baked.
+    pub fn bake(&mut self, queue: &crate::runtime::Queue) -> Result<&Baked> {
+        if self.baked.is_none() {
+            self.baked = Some(Baked::new(&self.settings, queue)?);
+        }
+        Ok(self.baked.as_ref().expect("baked just above"))
+    }
+
+    pub fn baked_mut(&mut self) -> Option<&mut Baked> {
+        self.baked.as_mut()
+    }
+}

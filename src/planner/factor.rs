@@ -1,0 +1,116 @@
+//! Which lengths the mixed-radix engine takes, and how it factors them.
+
+use crate::codegen::stockham::RADICES;
+
+/// The primes with a butterfly.
+const PRIMES: [usize; 6] = [2, 3, 5, 7, 11, 13];
+
+/// True when every prime factor of `n` has a butterfly (2, 3, 5, 7, 11, 13).
+pub fn is_smooth(mut n: usize) -> bool {
+    if n == 0 {
+        return false;
+    }
+    for p in PRIMES {
+        while n % p == 0 {
+            n /= p;
+        }
+    }
+    n == 1
+}
+
+/// Pass radices for a smooth `n`: powers of two in as many radix-16 passes as possible, then the odd primes.
+/// Only radices from `RADICES` appear; n = 1 gives no pass.
+pub fn radices(mut n: usize) -> Vec<usize> {
+    debug_assert!(is_smooth(n));
+    let mut twos = 0;
+    while n % 2 == 0 {
+        n /= 2;
+        twos += 1;
+    }
+    let mut out = vec![16; twos / 4];
+    match twos % 4 {
+        3 => out.push(8),
+        2 => out.push(4),
+        // 2^(4q+1) splits as 16^(q-1) * 8 * 4 rather than ending on a radix-2 pass
+        1 if !out.is_empty() => {
+            out.pop();
+            out.extend([8, 4]);
+        }
+        1 => out.push(2),
+        _ => {}
+    }
+    for p in [13, 11, 7, 5, 3] {
+        while n % p == 0 {
+            n /= p;
+            out.push(p);
+        }
+    }
+    debug_assert!(out.iter().all(|r| RADICES.contains(r)));
+    out
+}
+
+/// Divisors of `n`, ascending.
+pub fn divisors(n: usize) -> Vec<usize> {
+    let mut small = Vec::new();
+    let mut large = Vec::new();
+    let mut d = 1;
+    while d * d <= n {
+        if n % d == 0 {
+            small.push(d);
+            if d * d != n {
+                large.push(n / d);
+            }
+        }
+        d += 1;
+    }
+    small.extend(large.into_iter().rev());
+    small
+}
+
+/// Splits `n` as `rows * columns` for a four-step: both factors as close to sqrt(n) as possible while
+/// `rows <= max_rows`; `columns` may exceed the limit, in which case it is split again.
+pub fn four_step_split(n: usize, max_rows: usize) -> Option<(usize, usize)> {
+    let candidates: Vec<usize> = divisors(n)
+        .into_iter()
+        .filter(|&d| d > 1 && d < n && d <= max_rows)
+        .collect();
+    let root = (n as f64).sqrt();
+    candidates
+        .iter()
+        .copied()
+        .filter(|&d| d as f64 >= root)
+        .min()
+        .or_else(|| candidates.iter().copied().max())
+        .map(|rows| (rows, n / rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn smooth_lengths() {
+        assert!(is_smooth(1));
+        assert!(is_smooth(2 * 3 * 5 * 7 * 11 * 13));
+        assert!(!is_smooth(17));
+        assert!(!is_smooth(0));
+    }
+
+    #[test]
+    fn radices_multiply_back() {
+        for n in [1, 2, 8, 32, 64, 512, 1024, 2048, 1000, 2187, 30030, 1 << 20] {
+            let r = radices(n);
+            assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
+        }
+        assert_eq!(radices(512), vec![16, 8, 4]);
+        assert_eq!(radices(2), vec![2]);
+    }
+
+    #[test]
+    fn splits_near_the_square_root() {
+        assert_eq!(four_step_split(1 << 20, 4096), Some((1024, 1024)));
+        assert_eq!(four_step_split(1 << 21, 4096), Some((2048, 1024)));
+        assert_eq!(four_step_split(1 << 27, 4096), Some((4096, 32768)));
+        assert_eq!(four_step_split(13, 4096), None);
+    }
+}

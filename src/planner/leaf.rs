@@ -1,0 +1,70 @@
+//! How one Stockham leaf is shaped for a device: lanes, work-items per slot, slots per group, padding.
+//!
+//! CPUs (PoCL) get explicit SIMD: VW transforms per work-item, one work-item per slot, no barriers, and
+//! padded local arrays. GPUs get the classic form: one transform per slot, several work-items per slot
+//! cooperating through local memory.
+
+use crate::codegen::stockham::StockhamKernel;
+use crate::codegen::Precision;
+use crate::runtime::{DeviceInfo, DeviceKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafShape {
+    pub lanes: usize,
+    pub items_per_slot: usize,
+    pub slots_per_group: usize,
+    pub pad_shift: Option<u32>,
+}
+
+const CPU_LANES: usize = 8;
+const CPU_MAX_LEAF: usize = 4096;
+const GPU_GROUP_TARGET: usize = 64;
+
+fn is_cpu(device: &DeviceInfo) -> bool {
+    device.kind == DeviceKind::Cpu
+}
+
+/// The longest transform one kernel handles; longer ones are decomposed.
+pub fn max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
+    if is_cpu(device) {
+        CPU_MAX_LEAF
+    } else {
+        // One transform per slot: two ping-pong buffers of n complex values must fit local memory.
+        let fit = device.local_mem_bytes as usize / (2 * precision.complex_bytes()) - 1;
+        fit.min(device.max_work_group_size * 16).max(16)
+    }
+}
+
+/// The shape of a leaf of length `n` carrying `transforms` transforms.
+pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo, precision: Precision) -> LeafShape {
+    let local = device.local_mem_bytes as usize;
+    if is_cpu(device) {
+        let pad_shift = (n >= 512).then_some(5);
+        let mut lanes = CPU_LANES.min(transforms.next_power_of_two()).max(1);
+        while lanes > 1 && StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local {
+            lanes /= 2;
+        }
+        LeafShape {
+            lanes,
+            items_per_slot: 1,
+            slots_per_group: 1,
+            pad_shift,
+        }
+    } else {
+        let largest = radices.iter().copied().max().unwrap_or(1);
+        let items = (n / largest).clamp(1, device.max_work_group_size.min(256));
+        let mut slots = (GPU_GROUP_TARGET / items).max(1).min(transforms.max(1));
+        while slots > 1
+            && (items * slots > device.max_work_group_size
+                || StockhamKernel::local_bytes(n, 1, slots, None, precision) > local)
+        {
+            slots /= 2;
+        }
+        LeafShape {
+            lanes: 1,
+            items_per_slot: items,
+            slots_per_group: slots,
+            pad_shift: None,
+        }
+    }
+}

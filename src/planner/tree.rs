@@ -1,0 +1,65 @@
+//! The execution tree: inner nodes are decompositions, leaves are kernel launches. `FFTX_LOG=plan` prints it.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// Row transforms along each axis in turn.
+    MultiDim {
+        lengths: Vec<usize>,
+        batch: usize,
+        children: Vec<Node>,
+    },
+    /// n = rows * columns: column FFTs with twiddles, then row FFTs written transposed.
+    FourStep {
+        n: usize,
+        rows: usize,
+        columns: usize,
+        children: Vec<Node>,
+    },
+    /// One kernel launch: `step` indexes the plan's step list.
+    Stockham { step: usize, summary: String },
+}
+
+impl Node {
+    fn write(&self, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
+        let indent = "  ".repeat(depth);
+        match self {
+            Node::MultiDim {
+                lengths,
+                batch,
+                children,
+            } => {
+                let shape: Vec<String> = lengths.iter().map(|l| l.to_string()).collect();
+                writeln!(f, "{indent}MultiDim {} batch {batch}", shape.join("x"))?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
+            Node::FourStep {
+                n,
+                rows,
+                columns,
+                children,
+            } => {
+                writeln!(f, "{indent}FourStep {n} = {rows} rows x {columns} columns")?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
+            Node::Stockham { step, summary } => writeln!(f, "{indent}[{step}] Stockham {summary}"),
+        }
+    }
+
+    /// Number of leaves (kernel launches) below this node.
+    pub fn leaves(&self) -> usize {
+        match self {
+            Node::MultiDim { children, .. } | Node::FourStep { children, .. } => {
+                children.iter().map(Node::leaves).sum()
+            }
+            Node::Stockham { .. } => 1,
+        }
+    }
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, 0)
+    }
+}

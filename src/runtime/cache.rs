@@ -1,0 +1,218 @@
+//! Compiled programs, cached in memory per context and on disk per device.
+//!
+//! The key is a 128-bit hash of the device's compiler identity (name, vendor, driver, versions), the fftx
+//! version, the kernel source and the build options. On disk an entry is
+//! `magic | key | payload length | payload checksum | payload`; an entry that fails any check, or whose binary
+//! the driver rejects, is deleted and rebuilt from source. Building holds no global lock: the memory cache
+//! hands out one cell per key, so only builds of the same program wait for each other.
+//!
+//! `FFTX_CACHE_DIR` names the folder (empty or `off` disables the disk cache); the default is
+//! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`.
+
+use super::cl::{Context, Program};
+use super::device::DeviceInfo;
+use crate::error::Result;
+use crate::log::Topic;
+use once_cell::sync::{Lazy, OnceCell};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+const MAGIC: &[u8; 8] = b"FFTXPRG1";
+const HEADER_BYTES: usize = 8 + 16 + 8 + 8;
+
+type Key = [u8; 16];
+type Cell = Arc<OnceCell<Program>>;
+/// Programs by (context, device, key).
+type Memory = HashMap<(usize, usize, Key), Cell>;
+
+static MEMORY: Lazy<Mutex<Memory>> = Lazy::new(|| Mutex::new(HashMap::new()));
+
+/// How programs were obtained since start-up, for tests and the benchmark.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct CacheStats {
+    pub memory_hits: u64,
+    pub disk_hits: u64,
+    pub source_builds: u64,
+    pub rejected_entries: u64,
+}
+
+static MEMORY_HITS: AtomicU64 = AtomicU64::new(0);
+static DISK_HITS: AtomicU64 = AtomicU64::new(0);
+static SOURCE_BUILDS: AtomicU64 = AtomicU64::new(0);
+static REJECTED: AtomicU64 = AtomicU64::new(0);
+
+pub fn stats() -> CacheStats {
+    CacheStats {
+        memory_hits: MEMORY_HITS.load(Ordering::Relaxed),
+        disk_hits: DISK_HITS.load(Ordering::Relaxed),
+        source_builds: SOURCE_BUILDS.load(Ordering::Relaxed),
+        rejected_entries: REJECTED.load(Ordering::Relaxed),
+    }
+}
+
+/// Drops every program held in memory (the disk cache stays).
+pub fn clear_memory() {
+    MEMORY.lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
+
+/// A built program for `source` and `options` on `device` in `context`.
+pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> Result<Program> {
+    let key = key_of(device, source, options);
+    let cell = {
+        let mut memory = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
+        memory
+            .entry((context.raw() as usize, device.id, key))
+            .or_insert_with(|| Arc::new(OnceCell::new()))
+            .clone()
+    };
+    if let Some(program) = cell.get() {
+        MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
+        return Ok(program.clone());
+    }
+    cell.get_or_try_init(|| load_or_build(context, device, &key, source, options))
+        .cloned()
+}
+
+fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str, options: &str) -> Result<Program> {
+    let path = cache_dir().map(|dir| dir.join(format!("{}.bin", hex(key))));
+    if let Some(path) = &path {
+        if let Some(program) = load(context, device, key, path) {
+            DISK_HITS.fetch_add(1, Ordering::Relaxed);
+            return Ok(program);
+        }
+    }
+    crate::log!(Topic::Kernels, "building program with options `{options}`:\n{source}");
+    let started = std::time::Instant::now();
+    let program = Program::with_source(context, source)?;
+    program.build(device.raw(), options)?;
+    SOURCE_BUILDS.fetch_add(1, Ordering::Relaxed);
+    crate::log!(
+        Topic::Info,
+        "compiled a program in {:.0} ms",
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    if let Some(path) = &path {
+        match program.binary() {
+            Ok(binary) if !binary.is_empty() => store(key, &binary, path),
+            _ => crate::log!(Topic::Info, "the driver returned no binary; nothing cached on disk"),
+        }
+    }
+    Ok(program)
+}
+
+/// Reads, verifies and builds a cached binary; deletes the entry on any failure.
+fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &PathBuf) -> Option<Program> {
+    let bytes = std::fs::read(path).ok()?;
+    let verified = parse_entry(&bytes, key);
+    let program = verified.and_then(|payload| {
+        let program = Program::with_binary(context, device.raw(), payload).ok()?;
+        program.build(device.raw(), "").ok()?;
+        Some(program)
+    });
+    if program.is_none() {
+        REJECTED.fetch_add(1, Ordering::Relaxed);
+        crate::log!(
+            Topic::Info,
+            "rejected cache entry {}; rebuilding from source",
+            path.display()
+        );
+        let _ = std::fs::remove_file(path);
+    }
+    program
+}
+
+/// The payload of an entry whose magic, key, length and checksum all match.
+fn parse_entry<'a>(bytes: &'a [u8], key: &Key) -> Option<&'a [u8]> {
+    if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC || &bytes[8..24] != key {
+        return None;
+    }
+    let length = u64::from_le_bytes(bytes[24..32].try_into().ok()?) as usize;
+    let checksum = u64::from_le_bytes(bytes[32..40].try_into().ok()?);
+    let payload = &bytes[HEADER_BYTES..];
+    (payload.len() == length && fnv1a(payload, FNV_OFFSET) == checksum).then_some(payload)
+}
+
+fn store(key: &Key, binary: &[u8], path: &PathBuf) {
+    let mut entry = Vec::with_capacity(HEADER_BYTES + binary.len());
+    entry.extend_from_slice(MAGIC);
+    entry.extend_from_slice(key);
+    entry.extend_from_slice(&(binary.len() as u64).to_le_bytes());
+    entry.extend_from_slice(&fnv1a(binary, FNV_OFFSET).to_le_bytes());
+    entry.extend_from_slice(binary);
+    // Write a private temporary file and rename it, so readers never see half an entry.
+    let tmp = path.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
+    let written = std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(&entry))
+        .and_then(|_| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        crate::log!(Topic::Info, "could not write cache entry {}: {e}", path.display());
+    }
+}
+
+/// The cache folder, created if needed; `None` when disabled or unusable.
+pub fn cache_dir() -> Option<PathBuf> {
+    let dir = match std::env::var("FFTX_CACHE_DIR") {
+        Ok(v) if v.is_empty() || v == "off" => return None,
+        Ok(v) => PathBuf::from(v),
+        Err(_) => match std::env::var("XDG_CACHE_HOME") {
+            Ok(x) if !x.is_empty() => PathBuf::from(x).join("fftx"),
+            _ => PathBuf::from(std::env::var("HOME").ok()?).join(".cache").join("fftx"),
+        },
+    };
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir)
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_OFFSET_ALT: u64 = 0x6c62_272e_07bb_0142;
+
+fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
+    bytes
+        .iter()
+        .fold(seed, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn key_of(device: &DeviceInfo, source: &str, options: &str) -> Key {
+    let text = format!(
+        "fftx {}\n{}\n{}\n{}",
+        env!("CARGO_PKG_VERSION"),
+        device.compiler_identity(),
+        options,
+        source
+    );
+    let mut key = [0u8; 16];
+    key[..8].copy_from_slice(&fnv1a(text.as_bytes(), FNV_OFFSET).to_le_bytes());
+    key[8..].copy_from_slice(&fnv1a(text.as_bytes(), FNV_OFFSET_ALT).to_le_bytes());
+    key
+}
+
+fn hex(key: &Key) -> String {
+    key.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_must_match_in_every_field() {
+        let key = [7u8; 16];
+        let payload = b"binary bits";
+        let mut entry = MAGIC.to_vec();
+        entry.extend_from_slice(&key);
+        entry.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        entry.extend_from_slice(&fnv1a(payload, FNV_OFFSET).to_le_bytes());
+        entry.extend_from_slice(payload);
+        assert_eq!(parse_entry(&entry, &key), Some(&payload[..]));
+        assert_eq!(parse_entry(&entry, &[8u8; 16]), None, "another key");
+        let mut flipped = entry.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert_eq!(parse_entry(&flipped, &key), None, "corrupt payload");
+        assert_eq!(parse_entry(&entry[..entry.len() - 1], &key), None, "truncated");
+        assert_eq!(parse_entry(&entry[..10], &key), None, "short header");
+    }
+}

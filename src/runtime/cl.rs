@@ -1,0 +1,587 @@
+//! Owning wrappers over raw OpenCL handles, and the OpenCL calls fftx makes.
+//!
+//! Each wrapper holds one reference: `from_created` adopts a handle a `clCreate*` call just returned,
+//! `retained` shares a handle the caller owns (retaining it), and `Drop` releases.
+//!
+//! Raw handles (`cl_mem`, `cl_command_queue`, ...) are opaque: fftx never dereferences them, it only hands
+//! them to the driver, which validates what it can. Hence functions taking them are not `unsafe`.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+use crate::error::{fail, Error, ErrorKind, Result};
+use ocl::core::ffi::{
+    self as cl, cl_command_queue, cl_context, cl_device_id, cl_event, cl_int, cl_kernel, cl_mem, cl_program,
+};
+use std::ffi::{c_void, CString};
+use std::ptr;
+
+/// A buffer handle as the C APIs pass it.
+pub type RawMem = cl_mem;
+/// An event handle as the C APIs pass it.
+pub type RawEvent = cl_event;
+
+/// Turns an OpenCL status into a `Result`, naming the call in the message.
+pub fn check(code: cl_int, what: &str) -> Result<()> {
+    if code == cl::CL_SUCCESS as cl_int {
+        Ok(())
+    } else {
+        Err(Error::opencl(what, code))
+    }
+}
+
+macro_rules! handle {
+    ($(#[$doc:meta])* $name:ident, $raw:ty, $retain:ident, $release:ident) => {
+        $(#[$doc])*
+        pub struct $name($raw);
+
+        // OpenCL objects may be used from any thread; fftx serialises kernel argument setting per plan.
+        unsafe impl Send for $name {}
+        unsafe impl Sync for $name {}
+
+        impl $name {
+            /// Adopts a handle that a create call just returned with a reference count of one.
+            ///
+            /// # Safety
+            /// `raw` must be a valid, newly created handle that nothing else will release.
+            pub unsafe fn from_created(raw: $raw) -> Self {
+                $name(raw)
+            }
+
+            /// Shares a handle owned elsewhere, taking a reference of its own.
+            ///
+            /// # Safety
+            /// `raw` must be null or a handle of this OpenCL object type.
+            pub unsafe fn retained(raw: $raw) -> Result<Self> {
+                if raw.is_null() {
+                    return fail(ErrorKind::InvalidArgValue, concat!("null ", stringify!($name), " handle"));
+                }
+                check(cl::$retain(raw), stringify!($retain))?;
+                Ok($name(raw))
+            }
+
+            pub fn raw(&self) -> $raw {
+                self.0
+            }
+
+            /// Gives this reference to the caller, who becomes responsible for releasing it.
+            pub fn into_raw(self) -> $raw {
+                let raw = self.0;
+                std::mem::forget(self);
+                raw
+            }
+        }
+
+        impl Clone for $name {
+            fn clone(&self) -> Self {
+                // Retaining a handle we already hold a reference to cannot fail.
+                unsafe { cl::$retain(self.0) };
+                $name(self.0)
+            }
+        }
+
+        impl Drop for $name {
+            fn drop(&mut self) {
+                unsafe { cl::$release(self.0) };
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}({:p})", stringify!($name), self.0)
+            }
+        }
+    };
+}
+
+handle!(
+    /// An OpenCL context.
+    Context, cl_context, clRetainContext, clReleaseContext
+);
+handle!(
+    /// An OpenCL command queue.
+    Queue, cl_command_queue, clRetainCommandQueue, clReleaseCommandQueue
+);
+handle!(
+    /// An OpenCL buffer.
+    Buffer, cl_mem, clRetainMemObject, clReleaseMemObject
+);
+handle!(
+    /// A built OpenCL program.
+    Program, cl_program, clRetainProgram, clReleaseProgram
+);
+handle!(
+    /// An OpenCL kernel object; its arguments are state, so each plan owns its own.
+    Kernel, cl_kernel, clRetainKernel, clReleaseKernel
+);
+handle!(
+    /// An OpenCL event.
+    Event, cl_event, clRetainEvent, clReleaseEvent
+);
+
+/// Reads a fixed-size info value through a `clGet*Info`-shaped call.
+unsafe fn info_value<T: Copy + Default>(
+    what: &str,
+    get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int,
+) -> Result<T> {
+    let mut value = T::default();
+    check(
+        get(
+            std::mem::size_of::<T>(),
+            &mut value as *mut T as *mut c_void,
+            ptr::null_mut(),
+        ),
+        what,
+    )?;
+    Ok(value)
+}
+
+/// Reads a variable-size info value through a `clGet*Info`-shaped call.
+unsafe fn info_bytes(what: &str, get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> Result<Vec<u8>> {
+    let mut size = 0usize;
+    check(get(0, ptr::null_mut(), &mut size), what)?;
+    let mut bytes = vec![0u8; size];
+    if size > 0 {
+        check(get(size, bytes.as_mut_ptr() as *mut c_void, ptr::null_mut()), what)?;
+    }
+    Ok(bytes)
+}
+
+pub(crate) fn bytes_to_string(mut bytes: Vec<u8>) -> String {
+    while bytes.last() == Some(&0) {
+        bytes.pop();
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+pub(crate) unsafe fn device_info_value<T: Copy + Default>(device: cl_device_id, param: u32) -> Result<T> {
+    info_value("clGetDeviceInfo", |size, value, ret| {
+        cl::clGetDeviceInfo(device, param, size, value, ret)
+    })
+}
+
+pub(crate) unsafe fn device_info_bytes(device: cl_device_id, param: u32) -> Result<Vec<u8>> {
+    info_bytes("clGetDeviceInfo", |size, value, ret| {
+        cl::clGetDeviceInfo(device, param, size, value, ret)
+    })
+}
+
+pub(crate) unsafe fn platform_info_string(platform: cl::cl_platform_id, param: u32) -> Result<String> {
+    info_bytes("clGetPlatformInfo", |size, value, ret| {
+        cl::clGetPlatformInfo(platform, param, size, value, ret)
+    })
+    .map(bytes_to_string)
+}
+
+impl Context {
+    /// The devices of this context.
+    pub fn devices(&self) -> Result<Vec<cl_device_id>> {
+        let bytes = unsafe {
+            info_bytes("clGetContextInfo(CL_CONTEXT_DEVICES)", |size, value, ret| {
+                cl::clGetContextInfo(self.0, cl::CL_CONTEXT_DEVICES, size, value, ret)
+            })?
+        };
+        Ok(bytes
+            .chunks_exact(std::mem::size_of::<cl_device_id>())
+            .map(|c| usize::from_ne_bytes(c.try_into().unwrap_or_default()) as cl_device_id)
+            .collect())
+    }
+
+    /// A context on one device.
+    pub fn create(device: cl_device_id) -> Result<Context> {
+        let mut err = 0;
+        let raw = unsafe { cl::clCreateContext(ptr::null(), 1, &device, None, ptr::null_mut(), &mut err) };
+        check(err, "clCreateContext")?;
+        Ok(unsafe { Context::from_created(raw) })
+    }
+}
+
+impl Queue {
+    /// An in-order queue on `device`, with profiling enabled when asked.
+    pub fn create(context: &Context, device: cl_device_id, profiling: bool) -> Result<Queue> {
+        let mut err = 0;
+        let props = if profiling { cl::CL_QUEUE_PROFILING_ENABLE } else { 0 };
+        #[allow(deprecated)]
+        let raw = unsafe { cl::clCreateCommandQueue(context.0, device, props, &mut err) };
+        check(err, "clCreateCommandQueue")?;
+        Ok(unsafe { Queue::from_created(raw) })
+    }
+
+    /// The raw context of this queue (not retained).
+    pub fn context(&self) -> Result<cl_context> {
+        unsafe {
+            info_value("clGetCommandQueueInfo(CL_QUEUE_CONTEXT)", |size, value, ret| {
+                cl::clGetCommandQueueInfo(self.0, cl::CL_QUEUE_CONTEXT, size, value, ret)
+            })
+            .map(|p: usize| p as cl_context)
+        }
+    }
+
+    /// The device this queue submits to.
+    pub fn device(&self) -> Result<cl_device_id> {
+        unsafe {
+            info_value("clGetCommandQueueInfo(CL_QUEUE_DEVICE)", |size, value, ret| {
+                cl::clGetCommandQueueInfo(self.0, cl::CL_QUEUE_DEVICE, size, value, ret)
+            })
+            .map(|p: usize| p as cl_device_id)
+        }
+    }
+
+    pub fn finish(&self) -> Result<()> {
+        check(unsafe { cl::clFinish(self.0) }, "clFinish")
+    }
+
+    pub fn flush(&self) -> Result<()> {
+        check(unsafe { cl::clFlush(self.0) }, "clFlush")
+    }
+}
+
+impl Buffer {
+    /// A device buffer of `bytes` bytes.
+    pub fn create(context: &Context, bytes: usize) -> Result<Buffer> {
+        let mut err = 0;
+        let raw = unsafe {
+            cl::clCreateBuffer(
+                context.0,
+                cl::CL_MEM_READ_WRITE,
+                bytes.max(1),
+                ptr::null_mut(),
+                &mut err,
+            )
+        };
+        check(err, "clCreateBuffer")?;
+        crate::log!(crate::log::Topic::Info, "allocated a device buffer of {bytes} bytes");
+        Ok(unsafe { Buffer::from_created(raw) })
+    }
+
+    /// A read-only device buffer initialised from `data` (a small placeholder when `data` is empty).
+    pub fn with_data<T: Copy>(context: &Context, data: &[T]) -> Result<Buffer> {
+        let bytes = std::mem::size_of_val(data);
+        if bytes == 0 {
+            return Buffer::create(context, 16);
+        }
+        let mut err = 0;
+        let raw = unsafe {
+            cl::clCreateBuffer(
+                context.0,
+                cl::CL_MEM_READ_ONLY | cl::CL_MEM_COPY_HOST_PTR,
+                bytes,
+                data.as_ptr() as *mut c_void,
+                &mut err,
+            )
+        };
+        check(err, "clCreateBuffer")?;
+        Ok(unsafe { Buffer::from_created(raw) })
+    }
+
+    /// Size in bytes of a buffer handle the caller passed (as with any OpenCL call, the handle must be
+    /// null or a memory object; the driver reports null and stale handles it recognises).
+    pub fn size_of_raw(raw: RawMem) -> Result<usize> {
+        if raw.is_null() {
+            return fail(ErrorKind::InvalidMemObject, "null buffer");
+        }
+        unsafe {
+            info_value("clGetMemObjectInfo(CL_MEM_SIZE)", |size, value, ret| {
+                cl::clGetMemObjectInfo(raw, cl::CL_MEM_SIZE, size, value, ret)
+            })
+        }
+    }
+
+    /// The context of a buffer handle the caller passed.
+    pub fn context_of_raw(raw: RawMem) -> Result<cl_context> {
+        if raw.is_null() {
+            return fail(ErrorKind::InvalidMemObject, "null buffer");
+        }
+        unsafe {
+            info_value("clGetMemObjectInfo(CL_MEM_CONTEXT)", |size, value, ret| {
+                cl::clGetMemObjectInfo(raw, cl::CL_MEM_CONTEXT, size, value, ret)
+            })
+            .map(|p: usize| p as cl_context)
+        }
+    }
+
+    pub fn size(&self) -> Result<usize> {
+        Buffer::size_of_raw(self.0)
+    }
+}
+
+impl Program {
+    pub fn with_source(context: &Context, source: &str) -> Result<Program> {
+        let text =
+            CString::new(source).map_err(|_| Error::new(ErrorKind::Bugcheck, "kernel source contains a NUL byte"))?;
+        let mut err = 0;
+        let strings = [text.as_ptr()];
+        let raw = unsafe { cl::clCreateProgramWithSource(context.0, 1, strings.as_ptr(), ptr::null(), &mut err) };
+        check(err, "clCreateProgramWithSource")?;
+        Ok(unsafe { Program::from_created(raw) })
+    }
+
+    pub fn with_binary(context: &Context, device: cl_device_id, binary: &[u8]) -> Result<Program> {
+        let mut err = 0;
+        let mut status = 0;
+        let lengths = [binary.len()];
+        let binaries = [binary.as_ptr()];
+        let raw = unsafe {
+            cl::clCreateProgramWithBinary(
+                context.0,
+                1,
+                &device,
+                lengths.as_ptr(),
+                binaries.as_ptr(),
+                &mut status,
+                &mut err,
+            )
+        };
+        check(err, "clCreateProgramWithBinary")?;
+        let program = unsafe { Program::from_created(raw) };
+        check(status, "clCreateProgramWithBinary (binary status)")?;
+        Ok(program)
+    }
+
+    /// Builds for one device. On failure the error message carries the build log.
+    pub fn build(&self, device: cl_device_id, options: &str) -> Result<()> {
+        let opts =
+            CString::new(options).map_err(|_| Error::new(ErrorKind::Bugcheck, "build options contain a NUL byte"))?;
+        let code = unsafe { cl::clBuildProgram(self.0, 1, &device, opts.as_ptr(), None, ptr::null_mut()) };
+        if code == cl::CL_SUCCESS as cl_int {
+            return Ok(());
+        }
+        let build_log = unsafe {
+            info_bytes("clGetProgramBuildInfo", |size, value, ret| {
+                cl::clGetProgramBuildInfo(self.0, device, cl::CL_PROGRAM_BUILD_LOG, size, value, ret)
+            })
+        }
+        .map(bytes_to_string)
+        .unwrap_or_default();
+        let mut error = Error::opencl("clBuildProgram", code);
+        error.message = format!("{}; options: {options}; build log:\n{build_log}", error.message);
+        Err(error)
+    }
+
+    /// The compiled binary for the program's single device.
+    pub fn binary(&self) -> Result<Vec<u8>> {
+        let size: usize = unsafe {
+            info_value("clGetProgramInfo(CL_PROGRAM_BINARY_SIZES)", |size, value, ret| {
+                cl::clGetProgramInfo(self.0, cl::CL_PROGRAM_BINARY_SIZES, size, value, ret)
+            })?
+        };
+        let mut binary = vec![0u8; size];
+        let mut pointers = [binary.as_mut_ptr()];
+        check(
+            unsafe {
+                cl::clGetProgramInfo(
+                    self.0,
+                    cl::CL_PROGRAM_BINARIES,
+                    std::mem::size_of_val(&pointers),
+                    pointers.as_mut_ptr() as *mut c_void,
+                    ptr::null_mut(),
+                )
+            },
+            "clGetProgramInfo(CL_PROGRAM_BINARIES)",
+        )?;
+        Ok(binary)
+    }
+}
+
+/// A kernel argument value.
+#[derive(Debug, Clone, Copy)]
+pub enum Arg {
+    Mem(cl_mem),
+    F32(f32),
+    F64(f64),
+    U32(u32),
+    U64(u64),
+}
+
+impl Kernel {
+    pub fn create(program: &Program, name: &str) -> Result<Kernel> {
+        let cname = CString::new(name).map_err(|_| Error::new(ErrorKind::Bugcheck, "kernel name contains NUL"))?;
+        let mut err = 0;
+        let raw = unsafe { cl::clCreateKernel(program.0, cname.as_ptr(), &mut err) };
+        check(err, "clCreateKernel")?;
+        Ok(unsafe { Kernel::from_created(raw) })
+    }
+
+    pub fn set_arg(&self, index: u32, arg: Arg) -> Result<()> {
+        unsafe fn set<T>(kernel: cl_kernel, index: u32, value: &T) -> cl_int {
+            cl::clSetKernelArg(
+                kernel,
+                index,
+                std::mem::size_of::<T>(),
+                value as *const T as *const c_void,
+            )
+        }
+        let code = unsafe {
+            match arg {
+                Arg::Mem(m) => set(self.0, index, &m),
+                Arg::F32(v) => set(self.0, index, &v),
+                Arg::F64(v) => set(self.0, index, &v),
+                Arg::U32(v) => set(self.0, index, &v),
+                Arg::U64(v) => set(self.0, index, &v),
+            }
+        };
+        check(code, "clSetKernelArg")
+    }
+
+    /// Enqueues over a 2D range after the events in `wait`; returns the launch's event.
+    pub fn enqueue(
+        &self,
+        queue: cl_command_queue,
+        global: [usize; 2],
+        local: [usize; 2],
+        wait: &[cl_event],
+    ) -> Result<Event> {
+        let mut event: cl_event = ptr::null_mut();
+        let code = unsafe {
+            cl::clEnqueueNDRangeKernel(
+                queue,
+                self.0,
+                2,
+                ptr::null(),
+                global.as_ptr(),
+                local.as_ptr(),
+                wait.len() as u32,
+                if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
+                &mut event,
+            )
+        };
+        check(code, "clEnqueueNDRangeKernel")?;
+        Ok(unsafe { Event::from_created(event) })
+    }
+}
+
+impl Event {
+    pub fn wait(&self) -> Result<()> {
+        check(unsafe { cl::clWaitForEvents(1, &self.0) }, "clWaitForEvents")
+    }
+
+    /// Execution time in seconds from profiling information (queues created with profiling).
+    pub fn profiled_seconds(&self) -> Result<f64> {
+        let get = |param| unsafe {
+            info_value::<u64>("clGetEventProfilingInfo", |size, value, ret| {
+                cl::clGetEventProfilingInfo(self.0, param, size, value, ret)
+            })
+        };
+        let start = get(cl::CL_PROFILING_COMMAND_START)?;
+        let end = get(cl::CL_PROFILING_COMMAND_END)?;
+        Ok(end.saturating_sub(start) as f64 * 1e-9)
+    }
+}
+
+/// A marker that completes when every event in `wait` (or everything enqueued before it) completes.
+pub fn enqueue_marker(queue: cl_command_queue, wait: &[cl_event]) -> Result<Event> {
+    let mut event: cl_event = ptr::null_mut();
+    let code = unsafe {
+        cl::clEnqueueMarkerWithWaitList(
+            queue,
+            wait.len() as u32,
+            if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
+            &mut event,
+        )
+    };
+    check(code, "clEnqueueMarkerWithWaitList")?;
+    Ok(unsafe { Event::from_created(event) })
+}
+
+/// Copies `bytes` bytes between buffers after the events in `wait`.
+#[allow(clippy::too_many_arguments)]
+pub fn enqueue_copy(
+    queue: cl_command_queue,
+    src: cl_mem,
+    dst: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    bytes: usize,
+    wait: &[cl_event],
+) -> Result<Event> {
+    let mut event: cl_event = ptr::null_mut();
+    let code = unsafe {
+        cl::clEnqueueCopyBuffer(
+            queue,
+            src,
+            dst,
+            src_offset,
+            dst_offset,
+            bytes,
+            wait.len() as u32,
+            if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
+            &mut event,
+        )
+    };
+    check(code, "clEnqueueCopyBuffer")?;
+    Ok(unsafe { Event::from_created(event) })
+}
+
+/// Blocking write of `data` into `buffer` at byte `offset`.
+pub fn write_buffer<T: Copy>(queue: cl_command_queue, buffer: cl_mem, offset: usize, data: &[T]) -> Result<()> {
+    let code = unsafe {
+        cl::clEnqueueWriteBuffer(
+            queue,
+            buffer,
+            cl::CL_TRUE,
+            offset,
+            std::mem::size_of_val(data),
+            data.as_ptr() as *const c_void,
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    };
+    check(code, "clEnqueueWriteBuffer")
+}
+
+/// Blocking read from `buffer` at byte `offset` into `data`.
+pub fn read_buffer<T: Copy>(queue: cl_command_queue, buffer: cl_mem, offset: usize, data: &mut [T]) -> Result<()> {
+    let code = unsafe {
+        cl::clEnqueueReadBuffer(
+            queue,
+            buffer,
+            cl::CL_TRUE,
+            offset,
+            std::mem::size_of_val(data),
+            data.as_mut_ptr() as *mut c_void,
+            0,
+            ptr::null(),
+            ptr::null_mut(),
+        )
+    };
+    check(code, "clEnqueueReadBuffer")
+}
+
+/// All devices of all platforms, platform by platform.
+pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
+    let mut count = 0u32;
+    let code = unsafe { cl::clGetPlatformIDs(0, ptr::null_mut(), &mut count) };
+    if code != cl::CL_SUCCESS as cl_int || count == 0 {
+        return fail(
+            ErrorKind::OpenCl(code),
+            "no OpenCL platform found (is an ICD such as pocl-opencl-icd installed?)",
+        );
+    }
+    let mut platforms = vec![ptr::null_mut(); count as usize];
+    check(
+        unsafe { cl::clGetPlatformIDs(count, platforms.as_mut_ptr(), ptr::null_mut()) },
+        "clGetPlatformIDs",
+    )?;
+    let mut out = Vec::new();
+    for platform in platforms {
+        let mut n = 0u32;
+        let code = unsafe { cl::clGetDeviceIDs(platform, cl::CL_DEVICE_TYPE_ALL, 0, ptr::null_mut(), &mut n) };
+        if code != cl::CL_SUCCESS as cl_int || n == 0 {
+            continue;
+        }
+        let mut devices = vec![ptr::null_mut(); n as usize];
+        check(
+            unsafe {
+                cl::clGetDeviceIDs(
+                    platform,
+                    cl::CL_DEVICE_TYPE_ALL,
+                    n,
+                    devices.as_mut_ptr(),
+                    ptr::null_mut(),
+                )
+            },
+            "clGetDeviceIDs",
+        )?;
+        out.extend(devices.into_iter().map(|d| (platform, d)));
+    }
+    Ok(out)
+}

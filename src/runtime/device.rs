@@ -1,0 +1,98 @@
+//! Device facts the planner needs, queried once per device.
+
+use super::cl::{bytes_to_string, device_info_bytes, device_info_value, platform_info_string};
+use crate::error::Result;
+use ocl::core::ffi::{self as cl, cl_device_id};
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceKind {
+    Cpu,
+    Gpu,
+    Other,
+}
+
+#[derive(Debug)]
+pub struct DeviceInfo {
+    /// The raw device id, as an integer so the struct is `Send`.
+    pub id: usize,
+    pub name: String,
+    pub vendor: String,
+    pub driver_version: String,
+    pub device_version: String,
+    pub platform_version: String,
+    pub kind: DeviceKind,
+    pub compute_units: u32,
+    pub max_work_group_size: usize,
+    pub local_mem_bytes: u64,
+    pub max_alloc_bytes: u64,
+    pub global_mem_bytes: u64,
+    pub fp64: bool,
+    /// Preferred SIMD width in lanes for f32, as the driver reports it.
+    pub native_width_f32: u32,
+}
+
+impl DeviceInfo {
+    pub fn raw(&self) -> cl_device_id {
+        self.id as cl_device_id
+    }
+
+    /// Identity of the compiler that produces binaries for this device: the program cache key.
+    pub fn compiler_identity(&self) -> String {
+        format!(
+            "{}\n{}\n{}\n{}\n{}",
+            self.name, self.vendor, self.driver_version, self.device_version, self.platform_version
+        )
+    }
+}
+
+static DEVICES: Lazy<Mutex<HashMap<usize, Arc<DeviceInfo>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+
+/// The facts of `device`, from the cache after the first query.
+pub fn device_info(device: cl_device_id) -> Result<Arc<DeviceInfo>> {
+    let key = device as usize;
+    if let Some(info) = DEVICES.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(info.clone());
+    }
+    let info = Arc::new(query(device)?);
+    DEVICES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, info.clone());
+    Ok(info)
+}
+
+fn query(device: cl_device_id) -> Result<DeviceInfo> {
+    unsafe {
+        let string = |param| device_info_bytes(device, param).map(bytes_to_string);
+        let kind_bits: u64 = device_info_value(device, cl::CL_DEVICE_TYPE)?;
+        let kind = if kind_bits & cl::CL_DEVICE_TYPE_GPU != 0 {
+            DeviceKind::Gpu
+        } else if kind_bits & cl::CL_DEVICE_TYPE_CPU != 0 {
+            DeviceKind::Cpu
+        } else {
+            DeviceKind::Other
+        };
+        let extensions = string(cl::CL_DEVICE_EXTENSIONS)?;
+        let double_config: u64 = device_info_value(device, cl::CL_DEVICE_DOUBLE_FP_CONFIG).unwrap_or(0);
+        let platform: usize = device_info_value(device, cl::CL_DEVICE_PLATFORM)?;
+        Ok(DeviceInfo {
+            id: device as usize,
+            name: string(cl::CL_DEVICE_NAME)?,
+            vendor: string(cl::CL_DEVICE_VENDOR)?,
+            driver_version: string(cl::CL_DRIVER_VERSION)?,
+            device_version: string(cl::CL_DEVICE_VERSION)?,
+            platform_version: platform_info_string(platform as cl::cl_platform_id, cl::CL_PLATFORM_VERSION)?,
+            kind,
+            compute_units: device_info_value(device, cl::CL_DEVICE_MAX_COMPUTE_UNITS)?,
+            max_work_group_size: device_info_value(device, cl::CL_DEVICE_MAX_WORK_GROUP_SIZE)?,
+            local_mem_bytes: device_info_value(device, cl::CL_DEVICE_LOCAL_MEM_SIZE)?,
+            max_alloc_bytes: device_info_value(device, cl::CL_DEVICE_MAX_MEM_ALLOC_SIZE)?,
+            global_mem_bytes: device_info_value(device, cl::CL_DEVICE_GLOBAL_MEM_SIZE)?,
+            fp64: double_config != 0 || extensions.contains("cl_khr_fp64") || extensions.contains("cl_amd_fp64"),
+            native_width_f32: device_info_value(device, cl::CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)?,
+        })
+    }
+}

@@ -1,0 +1,9 @@
+//! The OpenCL runtime: handles, device facts, the program cache. Every OpenCL call fftx makes lives in this
+//! layer (and in `api`, which only receives handles).
+
+pub mod cache;
+pub mod cl;
+pub mod device;
+
+pub use cl::{Arg, Buffer, Context, Event, Kernel, Program, Queue};
+pub use device::{device_info, DeviceInfo, DeviceKind};

@@ -1,0 +1,127 @@
+//! Complex-to-complex accuracy against a double-precision reference, through the clFFT C API.
+
+mod common;
+use common::*;
+
+fn assert_accurate(case: Case) {
+    let rmse = case.run();
+    let tol = tolerance(case.precision);
+    assert!(rmse <= tol, "rmse {rmse:.3e} > {tol:.0e} for {case:?}");
+}
+
+#[test]
+fn every_radix_and_mixed_lengths() {
+    for p in [Prec::Single, Prec::Double] {
+        for n in [1, 2, 3, 4, 5, 7, 8, 11, 13, 16, 2 * 3 * 5 * 7 * 11 * 13, 1000, 2187] {
+            assert_accurate(Case::new(&[n]).batch(3).precision(p));
+        }
+    }
+}
+
+#[test]
+fn powers_of_two_to_a_million() {
+    for p in [Prec::Single, Prec::Double] {
+        for log in [6, 9, 10, 12, 13, 16, 20] {
+            assert_accurate(Case::new(&[1 << log]).precision(p));
+        }
+    }
+}
+
+#[test]
+fn backward_with_default_scale() {
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[360]).batch(5).precision(p).backward());
+        assert_accurate(Case::new(&[1 << 14]).precision(p).backward());
+    }
+}
+
+#[test]
+fn in_place_and_out_of_place() {
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[1024]).batch(9).precision(p).in_place());
+        assert_accurate(Case::new(&[1 << 15]).batch(2).precision(p).in_place());
+        assert_accurate(Case::new(&[1 << 15]).batch(2).precision(p));
+    }
+}
+
+#[test]
+fn multi_dimensional_non_square() {
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[6, 10, 14]).precision(p));
+        assert_accurate(Case::new(&[1024, 3]).precision(p).batch(2));
+        assert_accurate(Case::new(&[3, 1024]).precision(p).in_place());
+        assert_accurate(Case::new(&[64, 64, 64]).precision(p).backward());
+        assert_accurate(Case::new(&[8, 1, 5]).precision(p));
+    }
+}
+
+#[test]
+fn planar_and_interleaved_in_every_combination() {
+    for p in [Prec::Single, Prec::Double] {
+        for (i, o) in [(true, true), (true, false), (false, true)] {
+            assert_accurate(Case::new(&[240]).batch(7).precision(p).planar(i, o));
+            assert_accurate(Case::new(&[12, 20]).batch(2).precision(p).planar(i, o).backward());
+        }
+        assert_accurate(Case::new(&[128]).batch(4).precision(p).planar(true, true).in_place());
+    }
+}
+
+#[test]
+fn strided_and_padded_layouts() {
+    // Every element three apart on input, two apart on output, with padded batch distances.
+    assert_accurate(Case::new(&[100]).batch(6).strides(&[3], &[2]).dists(307, 211));
+    // Transforms interleaved with each other: element stride = batch, distance 1.
+    assert_accurate(Case::new(&[64]).batch(5).strides(&[5], &[5]).dists(1, 1));
+    // 2D with padded rows on input and output.
+    assert_accurate(
+        Case::new(&[30, 7])
+            .batch(3)
+            .strides(&[1, 33], &[1, 31])
+            .dists(33 * 7 + 4, 31 * 7),
+    );
+    // 3D with permuted strides.
+    assert_accurate(Case::new(&[4, 5, 6]).strides(&[30, 6, 1], &[1, 4, 20]).double());
+    // In place with padding.
+    assert_accurate(
+        Case::new(&[48, 10])
+            .batch(2)
+            .strides(&[1, 50], &[1, 50])
+            .dists(520, 520)
+            .in_place(),
+    );
+}
+
+#[test]
+fn large_batches_of_small_transforms() {
+    assert_accurate(Case::new(&[16]).batch(1001));
+    assert_accurate(Case::new(&[6]).batch(4099).double());
+}
+
+#[test]
+fn transposed_2d_result() {
+    assert_accurate(Case::new(&[16, 12]).transposed());
+    assert_accurate(Case::new(&[20, 20]).batch(2).transposed().double());
+}
+
+#[test]
+fn forward_then_backward_returns_the_input() {
+    for p in [Prec::Single, Prec::Double] {
+        let lengths = [60, 21];
+        let forward = Case::new(&lengths).batch(2).precision(p);
+        let input = random_complex(60 * 21 * 2, 7);
+        let (_, spectrum) = forward.run_with_input(Some(&input));
+        let (_, back) = Case::new(&lengths)
+            .batch(2)
+            .precision(p)
+            .backward()
+            .run_with_input(Some(&spectrum));
+        let err: f64 = back
+            .iter()
+            .zip(&input)
+            .map(|(a, b)| (a - b).norm_sqr())
+            .sum::<f64>()
+            .sqrt();
+        let norm: f64 = input.iter().map(|v| v.norm_sqr()).sum::<f64>().sqrt();
+        assert!(err / norm <= 2.0 * tolerance(p), "round trip error {:.3e}", err / norm);
+    }
+}

@@ -1,0 +1,416 @@
+//! Shared test harness: one OpenCL context, transforms driven through the clFFT C API exactly as a C
+//! program would, and a double-precision reference (rustfft in f64, applied along each axis).
+#![allow(dead_code)]
+
+use fftx::api::clfft::*;
+use num_complex::Complex64;
+use ocl::{flags, Buffer, Context, Device, Platform, Queue};
+use once_cell::sync::Lazy;
+use rustfft::FftPlanner;
+use std::ptr;
+use std::sync::Mutex;
+
+pub struct Env {
+    pub context: Context,
+    pub queue: Queue,
+    pub device: Device,
+}
+
+/// The shared context. Compiled kernels are cached under `target/` so repeated runs skip compilation.
+pub static ENV: Lazy<Env> = Lazy::new(|| {
+    if std::env::var_os("FFTX_CACHE_DIR").is_none() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("target")
+            .join("fftx-test-cache");
+        std::env::set_var("FFTX_CACHE_DIR", dir);
+    }
+    let platform = Platform::default();
+    let device = Device::first(platform).expect("an OpenCL device (install pocl-opencl-icd)");
+    let context = Context::builder()
+        .platform(platform)
+        .devices(device)
+        .build()
+        .expect("context");
+    let queue = Queue::new(&context, device, None).expect("queue");
+    Env { context, queue, device }
+});
+
+pub fn context_ptr() -> ocl::ffi::cl_context {
+    ENV.context.as_core().as_ptr()
+}
+
+pub fn queue_ptr() -> ocl::ffi::cl_command_queue {
+    ENV.queue.as_core().as_ptr()
+}
+
+/// Serialises tests that must observe global state (teardown, cache statistics).
+pub static GLOBAL: Mutex<()> = Mutex::new(());
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prec {
+    Single,
+    Double,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dir {
+    Forward,
+    Backward,
+}
+
+/// One complex-to-complex transform to run and check.
+#[derive(Debug, Clone)]
+pub struct Case {
+    pub lengths: Vec<usize>,
+    pub batch: usize,
+    pub precision: Prec,
+    pub in_planar: bool,
+    pub out_planar: bool,
+    pub in_place: bool,
+    pub in_strides: Option<Vec<usize>>,
+    pub out_strides: Option<Vec<usize>>,
+    pub in_dist: Option<usize>,
+    pub out_dist: Option<usize>,
+    pub direction: Dir,
+    pub transposed: bool,
+}
+
+impl Case {
+    pub fn new(lengths: &[usize]) -> Case {
+        Case {
+            lengths: lengths.to_vec(),
+            batch: 1,
+            precision: Prec::Single,
+            in_planar: false,
+            out_planar: false,
+            in_place: false,
+            in_strides: None,
+            out_strides: None,
+            in_dist: None,
+            out_dist: None,
+            direction: Dir::Forward,
+            transposed: false,
+        }
+    }
+    pub fn batch(mut self, b: usize) -> Self {
+        self.batch = b;
+        self
+    }
+    pub fn double(mut self) -> Self {
+        self.precision = Prec::Double;
+        self
+    }
+    pub fn precision(mut self, p: Prec) -> Self {
+        self.precision = p;
+        self
+    }
+    pub fn backward(mut self) -> Self {
+        self.direction = Dir::Backward;
+        self
+    }
+    pub fn in_place(mut self) -> Self {
+        self.in_place = true;
+        self
+    }
+    pub fn planar(mut self, input: bool, output: bool) -> Self {
+        self.in_planar = input;
+        self.out_planar = output;
+        self
+    }
+    pub fn strides(mut self, input: &[usize], output: &[usize]) -> Self {
+        self.in_strides = Some(input.to_vec());
+        self.out_strides = Some(output.to_vec());
+        self
+    }
+    pub fn dists(mut self, input: usize, output: usize) -> Self {
+        self.in_dist = Some(input);
+        self.out_dist = Some(output);
+        self
+    }
+    pub fn transposed(mut self) -> Self {
+        self.transposed = true;
+        self
+    }
+
+    fn packed(&self) -> Vec<usize> {
+        let mut s = Vec::new();
+        let mut p = 1;
+        for &l in &self.lengths {
+            s.push(p);
+            p *= l;
+        }
+        s
+    }
+
+    fn layout(&self) -> (Vec<usize>, usize, Vec<usize>, usize) {
+        let total: usize = self.lengths.iter().product();
+        let is = self.in_strides.clone().unwrap_or_else(|| self.packed());
+        let mut default_out = self.packed();
+        if self.transposed {
+            // The transposed result of a 2D plan is a lengths[1] x lengths[0] array.
+            default_out = vec![1, self.lengths[1]];
+        }
+        let os = self.out_strides.clone().unwrap_or(default_out);
+        (is, self.in_dist.unwrap_or(total), os, self.out_dist.unwrap_or(total))
+    }
+
+    /// Runs the transform through the C API and returns the normalized RMSE against the f64 reference.
+    pub fn run(&self) -> f64 {
+        let (rmse, _) = self.run_with_input(None);
+        rmse
+    }
+
+    /// Runs the case; `input` overrides the random input. Returns (rmse, output as read back).
+    pub fn run_with_input(&self, input: Option<&[Complex64]>) -> (f64, Vec<Complex64>) {
+        let (is, idist, os, odist) = self.layout();
+        let extent = |strides: &[usize], dist: usize| {
+            self.lengths
+                .iter()
+                .zip(strides)
+                .map(|(l, s)| (l - 1) * s)
+                .sum::<usize>()
+                + (self.batch - 1) * dist
+                + 1
+        };
+        let mut out_positions = os.clone();
+        if self.transposed {
+            out_positions.swap(0, 1);
+        }
+        let in_len = extent(&is, idist);
+        let out_len = if self.in_place {
+            in_len
+        } else {
+            extent(&out_positions, odist)
+        };
+        let host: Vec<Complex64> = match input {
+            Some(v) => v.to_vec(),
+            None => random_complex(in_len, 42 + self.lengths.iter().sum::<usize>() as u64),
+        };
+        assert_eq!(host.len(), in_len);
+
+        let input_bufs = DeviceData::upload(&host, self.precision, self.in_planar);
+        let output_bufs = if self.in_place {
+            None
+        } else {
+            Some(DeviceData::upload(
+                &vec![Complex64::new(f64::NAN, f64::NAN); out_len],
+                self.precision,
+                self.out_planar,
+            ))
+        };
+
+        let mut plan: clfftPlanHandle = 0;
+        unsafe {
+            let dim = self.lengths.len() as i32;
+            check(
+                clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()),
+                "create",
+            );
+            check(
+                clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }),
+                "precision",
+            );
+            check(
+                clfftSetLayout(
+                    plan,
+                    if self.in_planar { 2 } else { 1 },
+                    if self.out_planar { 2 } else { 1 },
+                ),
+                "layout",
+            );
+            check(
+                clfftSetResultLocation(plan, if self.in_place { 1 } else { 2 }),
+                "placeness",
+            );
+            check(clfftSetPlanBatchSize(plan, self.batch), "batch");
+            let mut is_mut = is.clone();
+            let mut os_mut = os.clone();
+            check(clfftSetPlanInStride(plan, dim, is_mut.as_mut_ptr()), "instride");
+            check(clfftSetPlanOutStride(plan, dim, os_mut.as_mut_ptr()), "outstride");
+            check(clfftSetPlanDistance(plan, idist, odist), "dist");
+            if self.transposed {
+                check(clfftSetPlanTransposeResult(plan, 2), "transposed");
+            }
+            let mut q = queue_ptr();
+            check(clfftBakePlan(plan, 1, &mut q, None, ptr::null_mut()), "bake");
+            let mut ins = input_bufs.mems();
+            let mut outs = output_bufs.as_ref().map(|o| o.mems()).unwrap_or([ptr::null_mut(); 2]);
+            let mut event = ptr::null_mut();
+            let dir = if self.direction == Dir::Forward { -1 } else { 1 };
+            check(
+                clfftEnqueueTransform(
+                    plan,
+                    dir,
+                    1,
+                    &mut q,
+                    0,
+                    ptr::null(),
+                    &mut event,
+                    ins.as_mut_ptr(),
+                    outs.as_mut_ptr(),
+                    ptr::null_mut(),
+                ),
+                "enqueue",
+            );
+            let ev = ocl::core::Event::from_raw_create_ptr(event);
+            ocl::core::wait_for_event(&ev).expect("wait");
+            check(clfftDestroyPlan(&mut plan), "destroy");
+        }
+        let result = output_bufs.as_ref().unwrap_or(&input_bufs).download();
+
+        let out_lengths = self.lengths.clone();
+        let total: usize = self.lengths.iter().product();
+        let mut err = 0.0;
+        let mut norm = 0.0;
+        for b in 0..self.batch {
+            let x = gather(&host, &self.lengths, &is, b * idist);
+            let mut reference = reference_fft(&x, &self.lengths, self.direction);
+            if self.direction == Dir::Backward {
+                reference.iter_mut().for_each(|v| *v /= total as f64);
+            }
+            let got = gather(&result, &out_lengths, &out_positions, b * odist);
+            for (g, r) in got.iter().zip(&reference) {
+                err += (g - r).norm_sqr();
+                norm += r.norm_sqr();
+            }
+        }
+        ((err / norm.max(f64::MIN_POSITIVE)).sqrt(), result)
+    }
+}
+
+pub fn check(status: i32, what: &str) {
+    assert_eq!(status, CLFFT_SUCCESS, "{what} returned {status}");
+}
+
+/// Device copies of complex data: one interleaved buffer or two planar ones, in either precision.
+pub enum DeviceData {
+    F32(Vec<Buffer<f32>>, bool),
+    F64(Vec<Buffer<f64>>, bool),
+}
+
+impl DeviceData {
+    pub fn upload(data: &[Complex64], precision: Prec, planar: bool) -> DeviceData {
+        fn make<T: ocl::OclPrm>(data: Vec<T>) -> Buffer<T> {
+            Buffer::builder()
+                .queue(ENV.queue.clone())
+                .flags(flags::MEM_READ_WRITE)
+                .len(data.len().max(1))
+                .copy_host_slice(&data)
+                .build()
+                .expect("buffer")
+        }
+        let planes = |conv: &dyn Fn(f64) -> f64| -> Vec<Vec<f64>> {
+            if planar {
+                vec![
+                    data.iter().map(|c| conv(c.re)).collect(),
+                    data.iter().map(|c| conv(c.im)).collect(),
+                ]
+            } else {
+                vec![data.iter().flat_map(|c| [conv(c.re), conv(c.im)]).collect()]
+            }
+        };
+        match precision {
+            Prec::Single => DeviceData::F32(
+                planes(&|v| v)
+                    .into_iter()
+                    .map(|p| make(p.into_iter().map(|v| v as f32).collect()))
+                    .collect(),
+                planar,
+            ),
+            Prec::Double => DeviceData::F64(planes(&|v| v).into_iter().map(make).collect(), planar),
+        }
+    }
+
+    pub fn mems(&self) -> [ocl::ffi::cl_mem; 2] {
+        let ptrs: Vec<_> = match self {
+            DeviceData::F32(b, _) => b.iter().map(|b| b.as_core().as_ptr()).collect(),
+            DeviceData::F64(b, _) => b.iter().map(|b| b.as_core().as_ptr()).collect(),
+        };
+        [ptrs[0], *ptrs.get(1).unwrap_or(&ptrs[0])]
+    }
+
+    pub fn download(&self) -> Vec<Complex64> {
+        fn read<T: ocl::OclPrm + Into<f64>>(b: &Buffer<T>) -> Vec<f64> {
+            let mut v = vec![T::default(); b.len()];
+            b.read(&mut v).enq().expect("read");
+            v.into_iter().map(Into::into).collect()
+        }
+        let (planes, planar): (Vec<Vec<f64>>, bool) = match self {
+            DeviceData::F32(b, p) => (b.iter().map(read).collect(), *p),
+            DeviceData::F64(b, p) => (b.iter().map(read).collect(), *p),
+        };
+        if planar {
+            planes[0]
+                .iter()
+                .zip(&planes[1])
+                .map(|(&re, &im)| Complex64::new(re, im))
+                .collect()
+        } else {
+            planes[0].chunks_exact(2).map(|c| Complex64::new(c[0], c[1])).collect()
+        }
+    }
+}
+
+/// Deterministic pseudo-random complex values in [-1, 1).
+pub fn random_complex(n: usize, seed: u64) -> Vec<Complex64> {
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    (0..n).map(|_| Complex64::new(next(), next())).collect()
+}
+
+/// The packed multi-dimensional array at `offset` with `strides`.
+pub fn gather(data: &[Complex64], lengths: &[usize], strides: &[usize], offset: usize) -> Vec<Complex64> {
+    let total: usize = lengths.iter().product();
+    (0..total)
+        .map(|mut i| {
+            let mut pos = offset;
+            for (l, s) in lengths.iter().zip(strides) {
+                pos += (i % l) * s;
+                i /= l;
+            }
+            data[pos]
+        })
+        .collect()
+}
+
+/// Unnormalised multi-dimensional DFT of a packed array (fastest axis first), in f64.
+pub fn reference_fft(x: &[Complex64], lengths: &[usize], dir: Dir) -> Vec<Complex64> {
+    let mut data = x.to_vec();
+    let mut planner = FftPlanner::<f64>::new();
+    let mut stride = 1;
+    for &n in lengths {
+        let fft = match dir {
+            Dir::Forward => planner.plan_fft_forward(n),
+            Dir::Backward => planner.plan_fft_inverse(n),
+        };
+        let outer = data.len() / (n * stride);
+        let mut line = vec![Complex64::new(0.0, 0.0); n];
+        for o in 0..outer {
+            for s in 0..stride {
+                let base = o * n * stride + s;
+                for (k, v) in line.iter_mut().enumerate() {
+                    *v = data[base + k * stride];
+                }
+                fft.process(&mut line);
+                for (k, v) in line.iter().enumerate() {
+                    data[base + k * stride] = *v;
+                }
+            }
+        }
+        stride *= n;
+    }
+    data
+}
+
+/// Tolerance on the normalized RMSE for a precision.
+pub fn tolerance(p: Prec) -> f64 {
+    match p {
+        Prec::Single => 3e-7,
+        Prec::Double => 1e-15,
+    }
+}
