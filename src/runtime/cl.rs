@@ -546,6 +546,11 @@ pub fn read_buffer<T: Copy>(queue: cl_command_queue, buffer: cl_mem, offset: usi
     check(code, "clEnqueueReadBuffer")
 }
 
+/// The name of a device.
+pub fn device_name(device: cl_device_id) -> Result<String> {
+    unsafe { device_info_bytes(device, cl::CL_DEVICE_NAME) }.map(bytes_to_string)
+}
+
 /// All devices of all platforms, platform by platform.
 pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
     let mut count = 0u32;

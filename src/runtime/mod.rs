@@ -4,6 +4,8 @@
 pub mod cache;
 pub mod cl;
 pub mod device;
+pub mod select;
 
 pub use cl::{Arg, Buffer, Context, Event, Kernel, Program, Queue};
 pub use device::{device_info, DeviceInfo, DeviceKind};
+pub use select::default_device;

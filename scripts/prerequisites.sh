@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what fftx needs on Debian when it is missing: the PoCL OpenCL runtime (CPU device), the ICD
+# loader and headers, and the comparison libraries the tests and benchmark use (clFFT, VkFFT, FFTW).
+set -euo pipefail
+
+packages=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libclfft-dev clfft-client libvkfft-dev
+          libfftw3-dev)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "installing: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ! command -v cargo >/dev/null; then
+    echo "cargo not found: install Rust (https://rustup.rs) and run again" >&2
+    exit 1
+fi
