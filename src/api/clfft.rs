@@ -255,7 +255,10 @@ pub unsafe extern "C" fn clfftBakePlan(
 pub unsafe extern "C" fn clfftDestroyPlan(plHandle: *mut clfftPlanHandle) -> clfftStatus {
     run("clfftDestroyPlan", || {
         non_null(plHandle, "plHandle")?;
-        registry::remove(*plHandle).map(drop)
+        registry::remove(*plHandle)?;
+        // clFFT clears the caller's handle so that it cannot be used again by mistake.
+        *plHandle = 0;
+        Ok(())
     })
 }
 
@@ -289,8 +292,15 @@ pub unsafe extern "C" fn clfftGetPlanPrecision(
 pub extern "C" fn clfftSetPlanPrecision(plHandle: clfftPlanHandle, precision: clfftPrecision) -> clfftStatus {
     run("clfftSetPlanPrecision", || {
         let value = match precision {
-            CLFFT_SINGLE | CLFFT_SINGLE_FAST => Precision::Single,
-            CLFFT_DOUBLE | CLFFT_DOUBLE_FAST => Precision::Double,
+            CLFFT_SINGLE => Precision::Single,
+            CLFFT_DOUBLE => Precision::Double,
+            // clFFT declares the fast variants but rejects them.
+            CLFFT_SINGLE_FAST | CLFFT_DOUBLE_FAST => {
+                return fail(
+                    ErrorKind::NotImplemented,
+                    format!("precision {precision} (a fast variant) is not supported"),
+                )
+            }
             _ => {
                 return fail(
                     ErrorKind::InvalidArgValue,
