@@ -264,7 +264,8 @@ CLFFTAPI clfftStatus clfftSetPlanTransposeResult(clfftPlanHandle plHandle, clfft
  * buffer of that size may be passed as tmpBuffer to clfftEnqueueTransform. */
 CLFFTAPI clfftStatus clfftGetTmpBufSize(const clfftPlanHandle plHandle, size_t *buffersize);
 
-/* Registers OpenCL C code to run on each input or output value. */
+/* Registers OpenCL C code to run on each input or output value. fftx does not run callbacks yet and answers
+ * CLFFT_NOTIMPLEMENTED. */
 CLFFTAPI clfftStatus clfftSetPlanCallback(clfftPlanHandle plHandle, const char *funcName, const char *funcString,
                                           int localMemSize, clfftCallbackType callbackType, cl_mem *userdata,
                                           int numUserdataBuffers);
