@@ -5,20 +5,22 @@
  * (radix PR_q, span PL_q, twiddles at table offset PO_q), and stored. CPUs use P = 1 and VW = 8 or so:
  * every lane op is then a SIMD op and no barrier is needed. GPUs use VW = 1 and P > 1.
  *
- * Host defines (all compile-time constants):
- *   N, NPASS, PR_q, PL_q, PO_q           transform length and pass plan (q = 1..NPASS)
- *   P, T                                 work-items per slot, slots per work-group
- *   BATCH                                number of transforms
- *   NBATCH, BC_d, IS_d, OS_d             batch dimensions (d = 0..NBATCH-1): count, input and output stride
- *   IN_STRIDE, OUT_STRIDE                element stride along the transform
- *   IN_PLANAR, OUT_PLANAR                1 for separate real/imaginary arrays
- *   IN_MODE, OUT_MODE                    MODE_GATHER, MODE_ROWS (stride 1) or MODE_COLS (IS_0/OS_0 == 1)
- *   POST_TW, PT_N, PT_LO, PT_OFF         optional four-step twiddle on output element k: w_PT_N^e with
- *   PT_C, PT_KMUL, PT_MS                 e = c_PT_C * (sum_d PT_M[d] c_d + PT_KMUL k), c_d the transform's
- *                                        coordinate along batch dimension d; two-level table at PT_OFF
- *   LPAD                                 local arrays get one padding vector every 2^LPAD, which breaks the
- *                                        cache-set conflicts of power-of-two pass strides (large value: none)
- * Strides, offsets and counts are in complex elements.
+ * Compile-time defines fix the shape of the code:
+ *   N, NPASS, PR_q, PL_q, PO_q    transform length and pass plan (q = 1..NPASS)
+ *   P, T, LPAD                    work-items per slot, slots per work-group, local padding (one vector
+ *                                 every 2^LPAD breaks the cache-set conflicts of power-of-two strides)
+ *   NBATCH                        batch dimensions
+ *   IN_PLANAR, OUT_PLANAR         separate real and imaginary arrays
+ *   IN_MODE, OUT_MODE             MODE_ROWS (element stride 1), MODE_COLS (lanes are neighbours along
+ *                                 batch dimension 0, stride 1) or MODE_GATHER
+ *   POST_TW                       0, or the four-step twiddle on output element k of a transform with batch
+ *                                 coordinates c: w_n^e, e = c[PT_C] * (sum_d m_d c[d] + kmul k) mod n.
+ *                                 POST_TW_LANES: e = (c0 + lane) kmul k, with a per-lane factor table.
+ *   PT_OFF                        where the four-step tables start (after the pass twiddles)
+ * Sizes and strides are runtime values in `params` (ulong, complex elements):
+ *   P_IN_STRIDE, P_OUT_STRIDE, P_BATCH, P_TW_N (n), P_TW_KMUL, P_TW_SHIFT (log2 of the low table size),
+ *   P_TW_HI (offset of the high table), P_TW_LANES (offset of the lane table), P_TW_C, then per batch
+ *   dimension d at P_DIM + 4d: count, input stride, output stride, m_d.
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
 #define LN (N + (N >> LPAD) + 1)
@@ -48,37 +50,65 @@
 #define OUT_IM(p) out_re[2 * (p) + 1]
 #endif
 
+#define POST_TW_NONE 0
+#define POST_TW_LANES 1
+#define POST_TW_GENERAL 2
+
+#define P_IN_STRIDE 0
+#define P_OUT_STRIDE 1
+#define P_BATCH 2
+#define P_TW_N 3
+#define P_TW_KMUL 4
+#define P_TW_SHIFT 5
+#define P_TW_HI 6
+#define P_TW_LANES 7
+#define P_TW_C 8
+#define P_DIM 9
+#define DIM_COUNT(d) params[P_DIM + 4 * (d)]
+#define DIM_IN(d) params[P_DIM + 4 * (d) + 1]
+#define DIM_OUT(d) params[P_DIM + 4 * (d) + 2]
+#define DIM_TW(d) params[P_DIM + 4 * (d) + 3]
+
 /* Coordinates of transform t along the batch dimensions, and its input and output offsets. */
-AI void transform_position(IDX t, IDX *coord, IDX *in_off, IDX *out_off) {
+AI void transform_position(__global const ulong *params, IDX t, IDX *coord, IDX *in_off, IDX *out_off) {
     IDX i = 0, o = 0;
-#define BATCH_DIM(d)                                                                                \
-    coord[d] = t % CAT(BC, d);                                                                      \
-    i += coord[d] * CAT(IS, d);                                                                     \
-    o += coord[d] * CAT(OS, d);                                                                     \
-    t /= CAT(BC, d);
-#if NBATCH > 0
-    BATCH_DIM(0)
-#endif
-#if NBATCH > 1
-    BATCH_DIM(1)
-#endif
-#if NBATCH > 2
-    BATCH_DIM(2)
-#endif
-#if NBATCH > 3
-    BATCH_DIM(3)
-#endif
-#if NBATCH > 4
-    BATCH_DIM(4)
-#endif
-#if NBATCH > 5
-    BATCH_DIM(5)
-#endif
-#if NBATCH > 6
-#error "at most 6 batch dimensions"
-#endif
+    UNROLL for (int d = 0; d < NBATCH; d++) {
+        IDX count = (IDX)DIM_COUNT(d);
+        coord[d] = t % count;
+        t /= count;
+        i += coord[d] * (IDX)DIM_IN(d);
+        o += coord[d] * (IDX)DIM_OUT(d);
+    }
     *in_off = i;
     *out_off = o;
+}
+
+/* Moves the coordinates one transform forward, carrying into outer dimensions. */
+AI void next_transform(__global const ulong *params, IDX *coord, IDX *in_off, IDX *out_off) {
+    UNROLL for (int d = 0; d < NBATCH; d++) {
+        coord[d]++;
+        *in_off += (IDX)DIM_IN(d);
+        *out_off += (IDX)DIM_OUT(d);
+        if (coord[d] < (IDX)DIM_COUNT(d))
+            return;
+        *in_off -= coord[d] * (IDX)DIM_IN(d);
+        *out_off -= coord[d] * (IDX)DIM_OUT(d);
+        coord[d] = 0;
+    }
+}
+
+/* (a * b) mod n without overflow for a, b < n < 2^63. */
+AI ulong mul_mod(ulong a, ulong b, ulong n) {
+    ulong hi = mul_hi(a, b), lo = a * b;
+    if (hi == 0)
+        return lo % n;
+    ulong r = 0;
+    for (int bit = 63; bit >= 0; bit--) {
+        r = (r << 1) % n;
+        if ((b >> bit) & 1)
+            r = (r + a) % n;
+    }
+    return r;
 }
 
 /* One Stockham pass: y[b*L + m*L/R + k] = sum_j w_R^(jm) w_L^(jk) x[g + j*N/R], g = b*L/R + k. */
@@ -109,24 +139,39 @@ AI void transform_position(IDX t, IDX *coord, IDX *in_off, IDX *out_off) {
 
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
 
-#if POST_TW
-__constant ulong PT_M[NBATCH] = {PT_MS};
-#endif
-
 /* Everything applied to output element k on its way out: four-step twiddle, scale, conjugation. */
+/* w_n^e from the two-level table: low bits index one table, high bits the other. */
+#define ROOT(e, wr, wi)                                                                             \
+    do {                                                                                            \
+        __global const REAL *lo_ = tw + 2 * (PT_OFF + ((e) & tw_mask));                             \
+        __global const REAL *hi_ = tw + 2 * (tw_hi + ((e) >> tw_shift));                            \
+        wr = lo_[0] * hi_[0] - lo_[1] * hi_[1];                                                     \
+        wi = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                                     \
+    } while (0)
+
 #if POST_TW
+/* Each lane's exponent advances by tw_step per output element k (k visited in increasing order). */
 #define POST_TWIDDLE(xr, xi, k)                                                                     \
     do {                                                                                            \
-        REAL wr_[VW], wi_[VW];                                                                      \
-        UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            ulong e_ = (tw_c[l_] * ((tw_base[l_] + (ulong)PT_KMUL * (ulong)(k)) % (ulong)PT_N)) % (ulong)PT_N; \
-            __global const REAL *lo_ = tw + 2 * (PT_OFF + e_ % PT_LO);                              \
-            __global const REAL *hi_ = tw + 2 * (PT_OFF + PT_LO + e_ / PT_LO);                      \
-            wr_[l_] = lo_[0] * hi_[0] - lo_[1] * hi_[1];                                            \
-            wi_[l_] = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                            \
+        V w_re_, w_im_;                                                                             \
+        if (POST_TW == POST_TW_LANES && lanes_adjacent) {                                           \
+            REAL r_, i_;                                                                            \
+            ROOT(tw_e[0], r_, i_);                                                                  \
+            __global const REAL *lane_ = tw + 2 * (tw_lanes + (IDX)(k) * VW);                       \
+            V lr_ = LANE_RE(lane_), li_ = LANE_IM(lane_);                                           \
+            w_re_ = r_ * lr_ - i_ * li_;                                                            \
+            w_im_ = r_ * li_ + i_ * lr_;                                                            \
+        } else {                                                                                    \
+            REAL wr_[VW], wi_[VW];                                                                  \
+            UNROLL for (int l_ = 0; l_ < VW; l_++) ROOT(tw_e[l_], wr_[l_], wi_[l_]);                \
+            w_re_ = VLOADV(wr_);                                                                    \
+            w_im_ = VLOADV(wi_);                                                                    \
         }                                                                                           \
-        V w_re_ = VLOADV(wr_), w_im_ = VLOADV(wi_);                                                 \
         CMUL(xr, xi, xr, xi, w_re_, w_im_);                                                         \
+        UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
+            tw_e[l_] += tw_step[l_];                                                                \
+            tw_e[l_] -= tw_e[l_] >= tw_n ? tw_n : 0;                                                \
+        }                                                                                           \
     } while (0)
 #else
 #define POST_TWIDDLE(xr, xi, k)
@@ -143,7 +188,7 @@ __constant ulong PT_M[NBATCH] = {PT_MS};
     do {                                                                                            \
         REAL xr_[VW], xi_[VW];                                                                      \
         UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            IDX p_ = ib[l_] + (IDX)(n) * IN_STRIDE;                                                 \
+            IDX p_ = ib[l_] + (IDX)(n) * in_stride;                                                 \
             xr_[l_] = IN_RE(p_);                                                                    \
             xi_[l_] = IN_IM(p_);                                                                    \
         }                                                                                           \
@@ -157,18 +202,26 @@ __constant ulong PT_M[NBATCH] = {PT_MS};
         VSTOREV(xr, sr_);                                                                           \
         VSTOREV(xi, si_);                                                                           \
         UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            if (t0 + l_ < BATCH) {                                                                  \
-                IDX p_ = ob[l_] + (IDX)(k) * OUT_STRIDE;                                            \
+            if (t0 + l_ < batch) {                                                                  \
+                IDX p_ = ob[l_] + (IDX)(k) * out_stride;                                            \
                 OUT_RE(p_) = sr_[l_];                                                               \
                 OUT_IM(p_) = si_[l_];                                                               \
             }                                                                                       \
         }                                                                                           \
     } while (0)
 
+#if POST_TW && OUT_MODE == MODE_ROWS && P > 1
+#error "the four-step twiddle visits output elements in order; ROWS stores with P > 1 do not"
+#endif
+
+/* Lane factors w_n^(l kmul k) of POST_TW_LANES, stored per k as VW real parts then VW imaginary parts. */
+#define LANE_RE(p) VLOADV(p)
+#define LANE_IM(p) VLOADV((p) + VW)
+
 __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
-              __global REAL *out_im, __global const REAL *tw, const IDX in_off, const IDX out_off,
-              const REAL conj_in, const REAL conj_out, const REAL scale) {
+              __global REAL *out_im, __global const REAL *tw, __global const ulong *params, const IDX in_off,
+              const IDX out_off, const REAL conj_in, const REAL conj_out, const REAL scale) {
 #if IN_PLANAR
     in_re += in_off;
     in_im += in_off;
@@ -183,32 +236,52 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
     const int lid = get_local_id(0);
     const int sl = get_local_id(1);
+    const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
+    const IDX batch = (IDX)params[P_BATCH];
     const IDX t0 = (IDX)get_global_id(1) * VW;
 
     __local V lre[2][T][LN], lim[2][T][LN];
     __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = lre[1][sl], *bim = lim[1][sl];
 
-    /* Lanes past the batch read the last transform and never store. */
-    IDX ib[VW], ob[VW], c0 = 0;
+    /* Lanes past the batch repeat the last transform and never store. */
+    IDX coord[NBATCH > 0 ? NBATCH : 1];
+    IDX ib[VW], ob[VW];
+    transform_position(params, t0 < batch ? t0 : batch - 1, coord, &ib[0], &ob[0]);
+    const IDX c0 = coord[0];
+    /* The lanes are VW neighbours along batch dimension 0. */
+#if NBATCH > 0
+    const int lanes_adjacent = t0 + VW <= batch && c0 + VW <= (IDX)DIM_COUNT(0);
+#else
+    const int lanes_adjacent = 0;
+#endif
 #if POST_TW
-    ulong tw_c[VW], tw_base[VW];
+    const ulong tw_n = params[P_TW_N], tw_kmul = params[P_TW_KMUL];
+    const uint tw_shift = (uint)params[P_TW_SHIFT];
+    const ulong tw_mask = (1ul << tw_shift) - 1;
+    const IDX tw_hi = (IDX)params[P_TW_HI], tw_lanes = (IDX)params[P_TW_LANES];
+    ulong tw_e[VW], tw_step[VW];
 #endif
     UNROLL for (int l = 0; l < VW; l++) {
-        IDX t = t0 + l < BATCH ? t0 + l : BATCH - 1;
-        IDX coord[NBATCH > 0 ? NBATCH : 1];
-        transform_position(t, coord, &ib[l], &ob[l]);
-        if (l == 0 && NBATCH > 0)
-            c0 = coord[0];
+        if (l > 0) {
+            ib[l] = ib[l - 1];
+            ob[l] = ob[l - 1];
+            if (t0 + l < batch)
+                next_transform(params, coord, &ib[l], &ob[l]);
+        }
 #if POST_TW
-        tw_c[l] = coord[PT_C];
-        tw_base[l] = 0;
-        UNROLL for (int d = 0; d < NBATCH; d++) tw_base[l] += ((ulong)PT_M[d] * coord[d]) % (ulong)PT_N;
+        /* e(k) = c (base + kmul k) mod n is linear in k: start at k = lid, step by P. */
+        if (l == 0 || POST_TW == POST_TW_GENERAL || !lanes_adjacent) {
+            ulong c = coord[params[P_TW_C]] % tw_n, base = 0;
+            UNROLL for (int d = 0; d < NBATCH; d++) base = (base + mul_mod(DIM_TW(d) % tw_n, coord[d] % tw_n, tw_n)) % tw_n;
+            base = (base + mul_mod(tw_kmul, (ulong)lid, tw_n)) % tw_n;
+            tw_e[l] = mul_mod(c, base, tw_n);
+            tw_step[l] = mul_mod(mul_mod(c, tw_kmul, tw_n), (ulong)P % tw_n, tw_n);
+        } else {
+            tw_e[l] = 0;
+            tw_step[l] = 0;
+        }
 #endif
     }
-#if IN_MODE == MODE_COLS || OUT_MODE == MODE_COLS
-    /* The lanes are VW neighbours along batch dimension 0. */
-    const int lanes_adjacent = t0 + VW <= BATCH && c0 + VW <= BC0;
-#endif
 
     /* ---- load the slot into A ---- */
 #if IN_MODE == MODE_ROWS && VW > 1
@@ -237,7 +310,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #elif IN_MODE == MODE_COLS && VW > 1
     if (lanes_adjacent) {
         for (int n = lid; n < N; n += P) {
-            IDX p = ib[0] + (IDX)n * IN_STRIDE;
+            IDX p = ib[0] + (IDX)n * in_stride;
 #if IN_PLANAR
             are[LIX(n)] = VLOADV(in_re + p);
             aim[LIX(n)] = VLOADV(in_im + p) * conj_in;
@@ -315,7 +388,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         TRANSPOSE(xr);
         TRANSPOSE(xi);
         UNROLL for (int l = 0; l < VW; l++) {
-            if (t0 + l < BATCH) {
+            if (t0 + l < batch) {
 #if OUT_PLANAR
                 VSTOREV(xr[l], out_re + ob[l] + k0);
                 VSTOREV(xi[l], out_im + ob[l] + k0);
@@ -337,7 +410,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         V xr = fre[LIX(k)], xi = fim[LIX(k)];
         FINISH(xr, xi, k);
         if (lanes_adjacent) {
-            IDX p = ob[0] + (IDX)k * OUT_STRIDE;
+            IDX p = ob[0] + (IDX)k * out_stride;
 #if OUT_PLANAR
             VSTOREV(xr, out_re + p);
             VSTOREV(xi, out_im + p);

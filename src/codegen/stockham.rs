@@ -1,6 +1,6 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
-use super::twiddle::{stockham_offsets, stockham_table, two_level_table};
+use super::twiddle::{stockham_offsets, stockham_table, unit_root};
 use super::{Defines, KernelSource, Precision, BUTTERFLIES_CL, COMMON_CL, LANES_CL, STOCKHAM_CL};
 
 /// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
@@ -57,6 +57,9 @@ const MODE_GATHER: u8 = 0;
 const MODE_ROWS: u8 = 1;
 const MODE_COLS: u8 = 2;
 const NO_PAD: u32 = 30;
+const POST_TW_NONE: u8 = 0;
+const POST_TW_LANES: u8 = 1;
+const POST_TW_GENERAL: u8 = 2;
 
 impl StockhamKernel {
     pub fn transforms(&self) -> usize {
@@ -86,6 +89,16 @@ impl StockhamKernel {
         }
     }
 
+    /// The four-step twiddle form: the lane-table form needs e = (c0 + lane) kmul k.
+    fn post_twiddle_mode(&self) -> u8 {
+        match &self.post_twiddle {
+            None => POST_TW_NONE,
+            Some(pt) if pt.c_dim == 0 && pt.base_muls.iter().all(|&m| m % pt.modulus == 0) => POST_TW_LANES,
+            Some(_) => POST_TW_GENERAL,
+        }
+    }
+
+    /// The program: only what shapes the code is compiled in; sizes and strides are `params`.
     pub fn source(&self) -> KernelSource {
         let mut d = Defines::default();
         if self.precision == Precision::Double {
@@ -98,10 +111,7 @@ impl StockhamKernel {
             .set("P", self.items_per_slot)
             .set("T", self.slots_per_group)
             .set("LPAD", self.pad_shift.unwrap_or(NO_PAD))
-            .set("BATCH", format!("{}u", self.transforms()))
             .set("NBATCH", self.batch.len())
-            .set("IN_STRIDE", format!("{}u", self.in_stride))
-            .set("OUT_STRIDE", format!("{}u", self.out_stride))
             .flag("IN_PLANAR", self.in_planar)
             .flag("OUT_PLANAR", self.out_planar)
             .set(
@@ -111,7 +121,9 @@ impl StockhamKernel {
             .set(
                 "OUT_MODE",
                 self.mode(self.out_stride, self.batch.first().map(|b| b.out_stride)),
-            );
+            )
+            .set("POST_TW", self.post_twiddle_mode())
+            .set("PT_OFF", stockham_table_len(&self.radices));
         let offsets = stockham_offsets(&self.radices);
         let mut span = 1;
         for (q, (&radix, &offset)) in self.radices.iter().zip(&offsets).enumerate() {
@@ -120,29 +132,6 @@ impl StockhamKernel {
                 .set(&format!("PL{}", q + 1), span)
                 .set(&format!("PO{}", q + 1), offset);
         }
-        for (i, dim) in self.batch.iter().enumerate() {
-            d.set(&format!("BC{i}"), format!("{}u", dim.count))
-                .set(&format!("IS{i}"), format!("{}u", dim.in_stride))
-                .set(&format!("OS{i}"), format!("{}u", dim.out_stride));
-        }
-        match &self.post_twiddle {
-            Some(pt) => {
-                let (lo, _) = two_level_table_shape(pt.modulus);
-                let muls: Vec<String> = (0..self.batch.len())
-                    .map(|d| format!("{}ul", pt.base_muls.get(d).copied().unwrap_or(0) % pt.modulus))
-                    .collect();
-                d.flag("POST_TW", true)
-                    .set("PT_N", format!("{}ul", pt.modulus))
-                    .set("PT_LO", format!("{lo}u"))
-                    .set("PT_OFF", stockham_table_len(&self.radices))
-                    .set("PT_C", pt.c_dim)
-                    .set("PT_KMUL", format!("{}ul", pt.k_mul % pt.modulus))
-                    .set("PT_MS", muls.join(", "));
-            }
-            None => {
-                d.flag("POST_TW", false);
-            }
-        }
         KernelSource {
             entry: "fftx_stockham",
             source: d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, STOCKHAM_CL]),
@@ -150,14 +139,101 @@ impl StockhamKernel {
         }
     }
 
-    /// The table the kernel reads: pass twiddles, then the four-step table if any.
+    /// The runtime sizes and strides the kernel reads (layout documented in `kernels/stockham.cl`).
+    pub fn params(&self) -> Vec<u64> {
+        let (modulus, kmul, c_dim) = match &self.post_twiddle {
+            Some(pt) => (pt.modulus, pt.k_mul % pt.modulus, pt.c_dim),
+            None => (1, 0, 0),
+        };
+        let tables = self.post_twiddle_tables();
+        let mut p = vec![
+            self.in_stride as u64,
+            self.out_stride as u64,
+            self.transforms() as u64,
+            modulus as u64,
+            kmul as u64,
+            tables.shift as u64,
+            tables.hi_offset as u64,
+            tables.lanes_offset as u64,
+            c_dim as u64,
+        ];
+        for (i, dim) in self.batch.iter().enumerate() {
+            let m = self
+                .post_twiddle
+                .as_ref()
+                .and_then(|pt| pt.base_muls.get(i))
+                .copied()
+                .unwrap_or(0);
+            p.extend([
+                dim.count as u64,
+                dim.in_stride as u64,
+                dim.out_stride as u64,
+                (m % modulus) as u64,
+            ]);
+        }
+        p
+    }
+
+    /// Where the four-step tables sit after the pass twiddles.
+    fn post_twiddle_tables(&self) -> PostTwiddleTables {
+        let start = stockham_table_len(&self.radices);
+        match &self.post_twiddle {
+            None => PostTwiddleTables {
+                shift: 0,
+                hi_offset: start,
+                lanes_offset: start,
+            },
+            Some(pt) => {
+                let (shift, lo, hi) = split_table_shape(pt.modulus);
+                PostTwiddleTables {
+                    shift,
+                    hi_offset: start + lo,
+                    lanes_offset: start + lo + hi,
+                }
+            }
+        }
+    }
+
+    /// The table the kernel reads: pass twiddles, then for a four-step the low and high tables of w_n^e
+    /// and, in the lane form, w_n^(l kmul k) for every k and lane (real parts, then imaginary parts).
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
         let mut table = stockham_table(&self.radices);
         if let Some(pt) = &self.post_twiddle {
-            table.extend(two_level_table(pt.modulus).1);
+            let (shift, lo, hi) = split_table_shape(pt.modulus);
+            let n = pt.modulus as u64;
+            table.extend((0..lo).map(|e| unit_root(e as u64, n)));
+            table.extend((0..hi).map(|h| unit_root((h << shift) as u64, n)));
+            if self.post_twiddle_mode() == POST_TW_LANES {
+                let kmul = (pt.k_mul % pt.modulus) as u64;
+                for k in 0..self.n as u64 {
+                    let roots: Vec<(f64, f64)> = (0..self.lanes as u64)
+                        .map(|l| unit_root(mul_mod(l, mul_mod(kmul, k, n), n), n))
+                        .collect();
+                    // Packed as (re, im) pairs: VW real parts, then VW imaginary parts.
+                    let flat: Vec<f64> = roots.iter().map(|r| r.0).chain(roots.iter().map(|r| r.1)).collect();
+                    table.extend(flat.chunks_exact(2).map(|c| (c[0], c[1])));
+                }
+            }
         }
         table
     }
+}
+
+struct PostTwiddleTables {
+    shift: u32,
+    hi_offset: usize,
+    lanes_offset: usize,
+}
+
+/// Two-level table for w_n^e, e < n: `lo[e & (2^shift - 1)] * hi[e >> shift]`. Returns (shift, lo, hi).
+fn split_table_shape(n: usize) -> (u32, usize, usize) {
+    let shift = (n as f64).sqrt().log2().ceil() as u32;
+    let lo = 1usize << shift;
+    (shift, lo, n.div_ceil(lo))
+}
+
+fn mul_mod(a: u64, b: u64, n: u64) -> u64 {
+    ((a as u128 * b as u128) % n as u128) as u64
 }
 
 fn stockham_table_len(radices: &[usize]) -> usize {
@@ -169,11 +245,6 @@ fn stockham_table_len(radices: &[usize]) -> usize {
             (r - 1) * (span / r)
         })
         .sum()
-}
-
-fn two_level_table_shape(total: usize) -> (usize, usize) {
-    let lo = (total as f64).sqrt().ceil() as usize;
-    (lo, total.div_ceil(lo))
 }
 
 #[cfg(test)]
@@ -209,13 +280,29 @@ mod tests {
     }
 
     #[test]
-    fn table_layout_matches_the_defines() {
+    fn table_layout_matches_the_params() {
         let k = kernel(64, vec![16, 4]);
         let table = k.twiddles();
-        assert_eq!(stockham_table_len(&k.radices), 3 * 16);
-        let (lo, hi) = two_level_table_shape(256);
-        assert_eq!(table.len(), 48 + lo + hi);
-        assert!(k.source().source.contains("#define PT_OFF 48"));
+        let params = k.params();
+        // Radix 16 over span 16 has 15 entries; radix 4 over span 64 has 3 * 16.
+        assert_eq!(stockham_table_len(&k.radices), 15 + 48);
+        let (shift, lo, hi) = split_table_shape(256);
+        assert_eq!((shift, lo, hi), (4, 16, 16));
+        assert_eq!(params[5], 4);
+        assert_eq!(params[6] as usize, 63 + 16);
+        assert_eq!(params[7] as usize, 63 + 32);
+        assert_eq!(table.len(), 63 + 32 + 64 * 8);
+        assert!(k.source().source.contains("#define PT_OFF 63"));
+        assert!(k.source().source.contains("#define POST_TW 1"));
+    }
+
+    #[test]
+    fn split_tables_cover_every_exponent() {
+        for n in [1usize, 2, 3, 1000, 1 << 20, 3 << 21] {
+            let (shift, lo, hi) = split_table_shape(n);
+            assert_eq!(lo, 1 << shift);
+            assert!(lo * hi >= n && (hi - 1) * lo < n, "n={n}");
+        }
     }
 
     #[test]

@@ -57,27 +57,24 @@ pub fn stockham_offsets(radices: &[usize]) -> Vec<usize> {
     offsets
 }
 
-/// The two-level table for w_n^e with e < n: `lo[e % lo_len] * hi[e / lo_len]`. Returns (lo_len, table).
-pub fn two_level_table(n: usize) -> (usize, Vec<(f64, f64)>) {
-    let lo_len = (n as f64).sqrt().ceil() as usize;
-    let hi_len = n.div_ceil(lo_len);
-    let mut table: Vec<(f64, f64)> = (0..lo_len).map(|e| unit_root(e as u64, n as u64)).collect();
-    table.extend((0..hi_len).map(|h| unit_root((h * lo_len) as u64, n as u64)));
-    (lo_len, table)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn unit_roots_are_exact_at_symmetric_points() {
+    fn unit_roots_are_exact_on_octant_boundaries() {
         assert_eq!(unit_root(0, 7), (1.0, -0.0));
         assert_eq!(unit_root(4, 16), (0.0, -1.0));
         assert_eq!(unit_root(8, 16), (-1.0, -0.0));
         assert_eq!(unit_root(12, 16), (0.0, 1.0));
-        assert_eq!(unit_root(1, 3).0, -0.5);
         assert_eq!(unit_root(17, 16), unit_root(1, 16));
+        let (c, s) = unit_root(2, 16);
+        assert_eq!(
+            (c, -s),
+            (std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2)
+        );
+        // Inside an octant the angle carries one rounding: within an ulp of the true value.
+        assert!((unit_root(1, 3).0 + 0.5).abs() <= f64::EPSILON / 2.0);
     }
 
     #[test]
@@ -91,18 +88,6 @@ mod tests {
                     "e={e} n={n}"
                 );
             }
-        }
-    }
-
-    #[test]
-    fn two_level_table_reconstructs_every_root() {
-        let n = 1000;
-        let (lo, table) = two_level_table(n);
-        for e in 0..n {
-            let (a, b) = (table[e % lo], table[lo + e / lo]);
-            let (re, im) = (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0);
-            let (c, s) = unit_root(e as u64, n as u64);
-            assert!((re - c).abs() < 1e-15 && (im - s).abs() < 1e-15);
         }
     }
 }

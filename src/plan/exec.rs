@@ -1,16 +1,17 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
 use super::{Direction, Settings};
-use crate::codegen::Precision;
+use crate::codegen::{KernelSource, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem};
 use crate::runtime::cl::{RawEvent, RawMem};
-use crate::runtime::{cache, device_info, Arg, Buffer, Context, Event, Kernel, Queue};
+use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
 
 struct Launch {
     kernel: Kernel,
-    _table: Buffer,
+    table: Buffer,
+    params: Buffer,
     global: [usize; 2],
     local: [usize; 2],
     src: BufRef,
@@ -78,16 +79,15 @@ impl Baked {
             exec.tree
         );
         let context = settings.context.clone();
+        let sources: Vec<_> = exec.steps.iter().map(|s| s.kernel.source()).collect();
+        let programs = build_all(&context, &device, &sources)?;
         let mut launches = Vec::with_capacity(exec.steps.len());
-        for step in &exec.steps {
-            let source = step.kernel.source();
-            let program = cache::program(&context, &device, &source.source, &source.options)?;
-            let kernel = Kernel::create(&program, source.entry)?;
-            let table = upload_table(&context, &step.kernel.twiddles(), settings.precision)?;
+        for ((step, source), program) in exec.steps.iter().zip(&sources).zip(&programs) {
             let (global, local) = step.kernel.work_size();
             launches.push(Launch {
-                kernel,
-                _table: table,
+                kernel: Kernel::create(program, source.entry)?,
+                table: upload_table(&context, &step.kernel.twiddles(), settings.precision)?,
+                params: Buffer::with_data(&context, &step.kernel.params())?,
                 global,
                 local,
                 src: step.src,
@@ -180,7 +180,8 @@ impl Baked {
                 Arg::Mem(in_im),
                 Arg::Mem(out_re),
                 Arg::Mem(out_im),
-                Arg::Mem(launch._table.raw()),
+                Arg::Mem(launch.table.raw()),
+                Arg::Mem(launch.params.raw()),
                 index(launch.src_offset),
                 index(launch.dst_offset),
                 real(if i == 0 { sign } else { 1.0 }),
@@ -252,6 +253,34 @@ impl Baked {
         }
         Ok(self.own_tmp.as_ref().map(|b| b.raw()).unwrap_or(std::ptr::null_mut()))
     }
+}
+
+/// Builds the distinct programs of a plan in parallel (each build is independent) and returns one per source.
+fn build_all(context: &Context, device: &DeviceInfo, sources: &[KernelSource]) -> Result<Vec<Program>> {
+    let mut distinct: Vec<&KernelSource> = Vec::new();
+    for s in sources {
+        if !distinct.contains(&s) {
+            distinct.push(s);
+        }
+    }
+    let built: Vec<Result<Program>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = distinct
+            .iter()
+            .map(|s| scope.spawn(move || cache::program(context, device, &s.source, &s.options)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| fail(ErrorKind::Bugcheck, "a program build panicked"))
+            })
+            .collect()
+    });
+    let built: Vec<Program> = built.into_iter().collect::<Result<_>>()?;
+    Ok(sources
+        .iter()
+        .map(|s| built[distinct.iter().position(|d| *d == s).unwrap_or(0)].clone())
+        .collect())
 }
 
 fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -> Result<Buffer> {

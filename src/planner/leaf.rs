@@ -20,12 +20,40 @@ const CPU_LANES: usize = 8;
 const CPU_MAX_LEAF: usize = 4096;
 const GPU_GROUP_TARGET: usize = 64;
 
+/// Planner overrides from `FFTX_TUNE`, a `;`-separated list: `profile=cpu|gpu` plans for that kind of
+/// device whatever the device is (so the GPU code path can be exercised on a CPU), `max_leaf=N` caps the
+/// single-kernel length (so deep decompositions can be exercised with small sizes).
+#[derive(Debug, Default, Clone, Copy)]
+struct Tune {
+    profile: Option<DeviceKind>,
+    max_leaf: Option<usize>,
+}
+
+fn tune() -> Tune {
+    let spec = std::env::var("FFTX_TUNE").unwrap_or_default();
+    let mut tune = Tune::default();
+    for item in spec.split(';') {
+        match item.trim().split_once('=') {
+            Some(("profile", "gpu")) => tune.profile = Some(DeviceKind::Gpu),
+            Some(("profile", "cpu")) => tune.profile = Some(DeviceKind::Cpu),
+            Some(("max_leaf", n)) => tune.max_leaf = n.parse().ok().filter(|&n: &usize| n >= 2),
+            _ => {}
+        }
+    }
+    tune
+}
+
 fn is_cpu(device: &DeviceInfo) -> bool {
-    device.kind == DeviceKind::Cpu
+    tune().profile.unwrap_or(device.kind) == DeviceKind::Cpu
 }
 
 /// The longest transform one kernel handles; longer ones are decomposed.
 pub fn max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
+    let natural = natural_max_leaf(device, precision);
+    tune().max_leaf.map_or(natural, |cap| cap.min(natural))
+}
+
+fn natural_max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
     if is_cpu(device) {
         CPU_MAX_LEAF
     } else {

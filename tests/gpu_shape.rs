@@ -1,0 +1,28 @@
+//! The GPU code path (one transform per slot, work-items cooperating through local memory and barriers)
+//! and deep decompositions, run on whatever device is present by forcing the planner's choices.
+
+mod common;
+use common::*;
+
+fn force_gpu_shapes() {
+    // Set before the first plan in this test binary; every test here wants the same overrides.
+    std::env::set_var("FFTX_TUNE", "profile=gpu;max_leaf=64");
+}
+
+#[test]
+fn gpu_shaped_kernels_and_deep_four_step() {
+    force_gpu_shapes();
+    for p in [Prec::Single, Prec::Double] {
+        for case in [
+            Case::new(&[60]).batch(7).precision(p),
+            Case::new(&[64]).batch(3).precision(p).planar(true, false).backward(),
+            // 4096 = 64 x 64 and 3 * 2^12 = 48 x 256 -> 48 x (16 x 16): three levels, nested twiddles.
+            Case::new(&[4096]).batch(2).precision(p),
+            Case::new(&[3 << 12]).precision(p).in_place(),
+            Case::new(&[12, 200]).batch(2).precision(p).backward(),
+        ] {
+            let rmse = case.run();
+            assert!(rmse <= tolerance(p), "rmse {rmse:.3e} for {case:?}");
+        }
+    }
+}
