@@ -1,6 +1,6 @@
 //! Twiddle factors, computed in double with exact argument reduction.
 
-use std::f64::consts::FRAC_PI_4;
+use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_4};
 
 /// exp(-2 pi i e / n) as (re, im).
 ///
@@ -12,6 +12,21 @@ pub fn unit_root(e: u64, n: u64) -> (f64, f64) {
     let n = n as u128;
     let octant = (8 * m / n) as u32; // 0..=7
     let r = 8 * m - octant as u128 * n; // position inside the octant, in units of 1/(8n) turns
+    if r == 0 {
+        // Octant boundaries are exact: (cos, sin) of octant * pi/4.
+        let h = FRAC_1_SQRT_2;
+        let (c, s) = [
+            (1.0, 0.0),
+            (h, h),
+            (0.0, 1.0),
+            (-h, h),
+            (-1.0, 0.0),
+            (-h, -h),
+            (0.0, -1.0),
+            (h, -h),
+        ][octant as usize];
+        return (c, -s);
+    }
     let phi = FRAC_PI_4 * (r as f64 / n as f64);
     let psi = FRAC_PI_4 * ((n - r) as f64 / n as f64);
     // (cos theta, sin theta) for theta = 2 pi m / n = (pi/4) (octant + r/n)
