@@ -1,0 +1,200 @@
+//! Command-line flags.
+
+use crate::cases::{parse_shape, Kind, Precision};
+use std::path::PathBuf;
+
+pub const USAGE: &str = "\
+fftx-bench: fftx against clFFT, VkFFT, FFTW and a device buffer copy, in one process.
+
+usage: cargo run --release -p fftx-bench -- [flags]
+       (build the library first: cargo build --release)
+
+  --quick              a run of about a minute: sizes 1000, 4096, 2^20, 256x256; single precision unless
+                       --precision says otherwise
+  --precision P        single | double | both                            (default both)
+  --kind K             c2c | r2c | all                                   (default all)
+  --sizes LIST         sizes to run instead of the standard table, e.g. 1024,4096,1000,256x256,64x64x64
+  --dims LIST          keep only sizes of these dimensionalities, e.g. 1 or 2,3      (default 1,2,3)
+  --only LIST          among fftx,clfft,vkfft,fftw,copy                  (default all)
+  --runs K             timed runs per measurement, after 2 warm-up runs  (default 10)
+  --out DIR            folder for the CSV and PNG                        (default results)
+  --name NAME          file name stem of the CSV and PNG       (default bench, quick or nomemalloc)
+  --cold               empty caches: point FFTX_CACHE_DIR and POCL_CACHE_DIR at fresh temporary folders
+  --nomemalloc         in-place 1D c2c at 2^20, 2^22, 2^24, 2^26 for fftx and clFFT, first without and then
+                       with CLFFT_REQUEST_LIB_NOMEMALLOC=1
+  --fftx-lib PATH      the libfftx.so to load (default $FFTX_BENCH_LIB, else libfftx.so beside this program)
+  --clfft-lib PATH     the clFFT library to load                         (default libclFFT.so.2)
+  -h, --help           this text
+
+FFTX_DEVICE=<platform>:<device> (indices) or a name substring picks the OpenCL device; the default is the
+first GPU, else the first device.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contender {
+    Fftx,
+    Clfft,
+    Vkfft,
+    Fftw,
+    Copy,
+}
+
+impl Contender {
+    pub const ALL: [Contender; 5] = [
+        Contender::Fftx,
+        Contender::Clfft,
+        Contender::Vkfft,
+        Contender::Fftw,
+        Contender::Copy,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Contender::Fftx => "fftx",
+            Contender::Clfft => "clfft",
+            Contender::Vkfft => "vkfft",
+            Contender::Fftw => "fftw",
+            Contender::Copy => "copy",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub quick: bool,
+    pub precisions: Vec<Precision>,
+    pub kinds: Vec<Kind>,
+    pub shapes: Option<Vec<Vec<usize>>>,
+    pub dims: Vec<usize>,
+    pub only: Vec<Contender>,
+    pub runs: usize,
+    pub out: PathBuf,
+    pub name: Option<String>,
+    pub cold: bool,
+    pub nomemalloc: bool,
+    pub fftx_lib: Option<String>,
+    pub clfft_lib: String,
+}
+
+impl Options {
+    pub fn wants(&self, contender: Contender) -> bool {
+        self.only.contains(&contender)
+    }
+
+    /// The file name stem of this run's CSV and PNG.
+    pub fn stem(&self) -> String {
+        match &self.name {
+            Some(name) => name.clone(),
+            None if self.nomemalloc => "nomemalloc".into(),
+            None if self.quick => "quick".into(),
+            None => "bench".into(),
+        }
+    }
+}
+
+/// `None` when help was asked for.
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, String> {
+    let mut options = Options {
+        quick: false,
+        precisions: Vec::new(),
+        kinds: vec![Kind::C2c, Kind::R2c],
+        shapes: None,
+        dims: vec![1, 2, 3],
+        only: Contender::ALL.to_vec(),
+        runs: 10,
+        out: PathBuf::from("results"),
+        name: None,
+        cold: false,
+        nomemalloc: false,
+        fftx_lib: None,
+        clfft_lib: "libclFFT.so.2".into(),
+    };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag.to_string(), Some(value.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--quick" => options.quick = true,
+            "--cold" => options.cold = true,
+            "--nomemalloc" => options.nomemalloc = true,
+            "--precision" => {
+                options.precisions = match value()?.as_str() {
+                    "single" => vec![Precision::Single],
+                    "double" => vec![Precision::Double],
+                    "both" => vec![Precision::Single, Precision::Double],
+                    other => return Err(format!("--precision {other}: expected single, double or both")),
+                }
+            }
+            "--kind" => {
+                options.kinds = match value()?.as_str() {
+                    "c2c" => vec![Kind::C2c],
+                    "r2c" => vec![Kind::R2c],
+                    "all" => vec![Kind::C2c, Kind::R2c],
+                    other => return Err(format!("--kind {other}: expected c2c, r2c or all")),
+                }
+            }
+            "--sizes" => {
+                let mut shapes = value()?
+                    .split(',')
+                    .filter(|s| !s.trim().is_empty())
+                    .map(parse_shape)
+                    .collect::<Result<Vec<_>, _>>()?;
+                if shapes.is_empty() {
+                    return Err("--sizes needs at least one size".into());
+                }
+                // The table and the plot's x axis run 1D before 2D before 3D, smaller first.
+                shapes.sort_by_key(|lengths| (lengths.len(), lengths.iter().product::<usize>()));
+                options.shapes = Some(shapes);
+            }
+            "--dims" => {
+                options.dims = value()?
+                    .split(',')
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|d| match d.trim().parse::<usize>() {
+                        Ok(n @ 1..=3) => Ok(n),
+                        _ => Err(format!("--dims {d}: expected 1, 2 or 3")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+            }
+            "--only" => {
+                options.only = value()?
+                    .split(',')
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|name| {
+                        Contender::ALL
+                            .into_iter()
+                            .find(|c| c.name() == name.trim())
+                            .ok_or_else(|| format!("--only {name}: expected fftx, clfft, vkfft, fftw or copy"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+            }
+            "--runs" => {
+                options.runs = match value()?.parse::<usize>() {
+                    Ok(n) if n >= 1 => n,
+                    _ => return Err("--runs needs a whole number of at least 1".into()),
+                }
+            }
+            "--out" => options.out = PathBuf::from(value()?),
+            "--name" => options.name = Some(value()?),
+            "--fftx-lib" => options.fftx_lib = Some(value()?),
+            "--clfft-lib" => options.clfft_lib = value()?,
+            other => return Err(format!("unknown flag {other} (see --help)")),
+        }
+    }
+    if options.precisions.is_empty() {
+        options.precisions = if options.quick {
+            vec![Precision::Single]
+        } else {
+            vec![Precision::Single, Precision::Double]
+        };
+    }
+    Ok(Some(options))
+}

@@ -1,0 +1,210 @@
+//! What gets measured: the standard table of issue 3 and the subsets that flags choose.
+
+/// Every case of the standard table moves this many points per run (batch = points / transform size).
+pub const POINTS_PER_RUN: usize = 1 << 22;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    C2c,
+    R2c,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::C2c => "c2c",
+            Kind::R2c => "r2c",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    Single,
+    Double,
+}
+
+impl Precision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Single => "single",
+            Precision::Double => "double",
+        }
+    }
+
+    pub fn real_bytes(self) -> usize {
+        match self {
+            Precision::Single => 4,
+            Precision::Double => 8,
+        }
+    }
+
+    /// A normalized RMSE above this marks a result WRONG.
+    pub fn tolerance(self) -> f64 {
+        match self {
+            Precision::Single => 1e-4,
+            Precision::Double => 1e-12,
+        }
+    }
+}
+
+/// One transform configuration: `lengths` lists the dimensions fastest-varying first (clFFT's order).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    pub kind: Kind,
+    pub precision: Precision,
+    pub lengths: Vec<usize>,
+    pub batch: usize,
+    pub in_place: bool,
+}
+
+impl Case {
+    pub fn new(kind: Kind, precision: Precision, lengths: Vec<usize>, in_place: bool) -> Self {
+        let points: usize = lengths.iter().product();
+        Case {
+            kind,
+            precision,
+            batch: (POINTS_PER_RUN / points).max(1),
+            lengths,
+            in_place,
+        }
+    }
+
+    /// Points of one transform.
+    pub fn points(&self) -> usize {
+        self.lengths.iter().product()
+    }
+
+    /// Floating-point operations of one run (the whole batch): 5 N log2 N per complex transform, half that
+    /// for a real one.
+    pub fn flops(&self) -> f64 {
+        let n = self.points() as f64;
+        let complex = 5.0 * n * n.log2() * self.batch as f64;
+        match self.kind {
+            Kind::C2c => complex,
+            Kind::R2c => complex / 2.0,
+        }
+    }
+
+    /// Complex values one transform writes: the Hermitian half along the fastest dimension for r2c.
+    pub fn output_points(&self) -> usize {
+        match self.kind {
+            Kind::C2c => self.points(),
+            Kind::R2c => (self.lengths[0] / 2 + 1) * self.lengths[1..].iter().product::<usize>(),
+        }
+    }
+
+    /// Real numbers in the input of one run (interleaved complex counts two per point).
+    pub fn input_reals(&self) -> usize {
+        match self.kind {
+            Kind::C2c => 2 * self.points() * self.batch,
+            Kind::R2c => self.points() * self.batch,
+        }
+    }
+
+    pub fn output_reals(&self) -> usize {
+        2 * self.output_points() * self.batch
+    }
+
+    pub fn input_bytes(&self) -> usize {
+        self.input_reals() * self.precision.real_bytes()
+    }
+
+    pub fn output_bytes(&self) -> usize {
+        self.output_reals() * self.precision.real_bytes()
+    }
+
+    /// Strides of each dimension and the distance between transforms, in values of the input's type.
+    pub fn input_layout(&self) -> (Vec<usize>, usize) {
+        packed_layout(&self.lengths)
+    }
+
+    pub fn output_layout(&self) -> (Vec<usize>, usize) {
+        let mut lengths = self.lengths.clone();
+        if self.kind == Kind::R2c {
+            lengths[0] = lengths[0] / 2 + 1;
+        }
+        packed_layout(&lengths)
+    }
+
+    /// "4096", "256x256", "64x64x64".
+    pub fn size_label(&self) -> String {
+        shape_label(&self.lengths)
+    }
+
+    pub fn label(&self) -> String {
+        format!(
+            "{} {} {}{}",
+            self.kind.name(),
+            self.precision.name(),
+            self.size_label(),
+            if self.in_place { " in-place" } else { "" }
+        )
+    }
+}
+
+fn packed_layout(lengths: &[usize]) -> (Vec<usize>, usize) {
+    let mut strides = Vec::with_capacity(lengths.len());
+    let mut stride = 1;
+    for &length in lengths {
+        strides.push(stride);
+        stride *= length;
+    }
+    (strides, stride)
+}
+
+pub fn shape_label(lengths: &[usize]) -> String {
+    lengths.iter().map(usize::to_string).collect::<Vec<_>>().join("x")
+}
+
+/// The shapes of the standard table: 1D from 2^6 to 2^24 in powers of 4 plus five mixed-radix sizes, then
+/// 2D and 3D.
+pub fn standard_shapes() -> Vec<Vec<usize>> {
+    let mut one_d: Vec<usize> = (6..=24).step_by(2).map(|e| 1usize << e).collect();
+    one_d.extend([1000, 2187, 3125, 16807, 61440]);
+    one_d.sort_unstable();
+    let mut shapes: Vec<Vec<usize>> = one_d.into_iter().map(|n| vec![n]).collect();
+    shapes.extend([vec![256, 256], vec![1024, 1024], vec![2048, 2048]]);
+    shapes.extend([vec![64, 64, 64], vec![128, 128, 128]]);
+    shapes
+}
+
+/// A handful of shapes for a run of about a minute: small and large powers of two, a mixed radix, a 2D.
+pub fn quick_shapes() -> Vec<Vec<usize>> {
+    vec![vec![1000], vec![4096], vec![1 << 20], vec![256, 256]]
+}
+
+/// The in-place 1D sizes measured with and without `CLFFT_REQUEST_LIB_NOMEMALLOC`.
+pub fn nomemalloc_shapes() -> Vec<Vec<usize>> {
+    [20, 22, 24, 26].iter().map(|&e| vec![1usize << e]).collect()
+}
+
+/// Parses "4096" or "256x256" or "64x64x64".
+pub fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
+    let lengths = text
+        .split('x')
+        .map(|part| match part.trim().parse::<usize>() {
+            Ok(n) if n >= 2 => Ok(n),
+            _ => Err(format!(
+                "bad size {text:?}: expected lengths of at least 2 joined by 'x', like 4096 or 256x256"
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if lengths.len() > 3 {
+        return Err(format!("bad size {text:?}: at most 3 dimensions"));
+    }
+    Ok(lengths)
+}
+
+/// Every combination, grouped by kind and precision so that each group forms one panel of the plot.
+pub fn build(shapes: &[Vec<usize>], kinds: &[Kind], precisions: &[Precision], in_place: bool) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for &kind in kinds {
+        for &precision in precisions {
+            for shape in shapes {
+                cases.push(Case::new(kind, precision, shape.clone(), in_place));
+            }
+        }
+    }
+    cases
+}

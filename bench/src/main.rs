@@ -1,0 +1,526 @@
+//! fftx-bench: runs the same transforms through fftx, clFFT, VkFFT, FFTW and a device buffer copy in one
+//! process, and reports plan times, run times, GFLOPS, accuracy and ratios. See bench/README.md.
+
+mod args;
+mod cases;
+mod clfft;
+mod data;
+mod dl;
+mod fftw;
+mod measure;
+mod opencl;
+mod plot;
+mod report;
+#[cfg(vkfft)]
+mod vkfft;
+
+use args::{Contender, Options, USAGE};
+use cases::{Case, Kind, Precision};
+use clfft::Clfft;
+use fftw::Fftw;
+use measure::{time_copy, time_device, CaseBuffers, Failure, Measurement, Timing};
+use opencl::{Cl, Device};
+use report::{Outcome, Row, Stats};
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
+
+const NOMEMALLOC_VAR: &str = "CLFFT_REQUEST_LIB_NOMEMALLOC";
+
+fn main() {
+    let options = match args::parse(std::env::args().skip(1)) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            println!("{USAGE}");
+            return;
+        }
+        Err(e) => {
+            eprintln!("fftx-bench: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = run(&options) {
+        eprintln!("fftx-bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Fresh, empty cache folders for `--cold`, removed when the run ends.
+struct ColdCaches {
+    root: PathBuf,
+}
+
+impl ColdCaches {
+    /// Must run before the first OpenCL call: PoCL reads POCL_CACHE_DIR when the platform initialises.
+    fn install() -> Result<Self, String> {
+        let stamp = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let root = std::env::temp_dir().join(format!("fftx-bench-cold-{}-{stamp}", std::process::id()));
+        for (var, sub) in [("FFTX_CACHE_DIR", "fftx"), ("POCL_CACHE_DIR", "pocl")] {
+            let dir = root.join(sub);
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::env::set_var(var, &dir);
+        }
+        Ok(ColdCaches { root })
+    }
+}
+
+impl Drop for ColdCaches {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// Everything a run shares: the device, the main context, and the loaded implementations.
+struct Bench {
+    device: Device,
+    cl: Cl,
+    timing: Timing,
+    fftx: Option<Clfft>,
+    clfft: Option<Clfft>,
+    vkfft: bool,
+    fftw_single: Option<Fftw>,
+    fftw_double: Option<Fftw>,
+}
+
+fn run(options: &Options) -> Result<(), String> {
+    let cold = if options.cold {
+        Some(ColdCaches::install()?)
+    } else {
+        None
+    };
+    // clFFT latches this variable at clfftSetup and never clears it, so the run controls it itself.
+    if let Some(value) = std::env::var_os(NOMEMALLOC_VAR) {
+        println!("note: unsetting {NOMEMALLOC_VAR}={value:?} so clFFT starts in its default mode; see --nomemalloc");
+        std::env::remove_var(NOMEMALLOC_VAR);
+    }
+
+    let device = opencl::select_device(&std::env::var("FFTX_DEVICE").unwrap_or_default())?;
+    let cl = Cl::new(&device)?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("device: {}", device.describe());
+    println!("machine: {threads} cores, {}", load_average());
+    println!("caches: {}", cache_description(cold.is_some()));
+
+    let fftx = if options.wants(Contender::Fftx) {
+        load_fftx(options)
+    } else {
+        None
+    };
+    let clfft = if options.wants(Contender::Clfft) {
+        match Clfft::load(&options.clfft_lib) {
+            Ok(lib) => {
+                let (major, minor, patch) = lib.version;
+                println!("clfft: {} (clFFT {major}.{minor}.{patch})", lib.path);
+                Some(lib)
+            }
+            Err(e) => {
+                println!("clfft: unavailable, skipped ({e})");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let vkfft = options.wants(Contender::Vkfft) && !options.nomemalloc && vkfft_available();
+    let load_fftw = |precision: Precision| match Fftw::load(precision, threads) {
+        Ok(fftw) => Some(fftw),
+        Err(e) => {
+            println!("fftw {}: unavailable ({e})", precision.name());
+            None
+        }
+    };
+    let fftw_single = if options.precisions.contains(&Precision::Single) {
+        load_fftw(Precision::Single)
+    } else {
+        None
+    };
+    // The double library is also the accuracy reference, so it loads whatever --only says.
+    let fftw_double = load_fftw(Precision::Double);
+    if fftw_double.is_none() {
+        println!("no FFTW double precision: results cannot be checked (RMSE column empty)");
+    }
+    println!(
+        "fftw: {} threads, FFTW_MEASURE, out-of-place; reference: FFTW double, FFTW_ESTIMATE",
+        threads
+    );
+    let timing = Timing {
+        runs: options.runs,
+        warmups: 2,
+    };
+    println!(
+        "timing: median and min of {} runs after {} warm-up runs; wall clock around enqueue + clFinish",
+        timing.runs, timing.warmups
+    );
+
+    let bench = Bench {
+        device,
+        cl,
+        timing,
+        fftx,
+        clfft,
+        vkfft,
+        fftw_single,
+        fftw_double,
+    };
+    let rows = if options.nomemalloc {
+        run_nomemalloc(&bench, options)?
+    } else {
+        let shapes = options.shapes.clone().unwrap_or_else(|| {
+            if options.quick {
+                cases::quick_shapes()
+            } else {
+                cases::standard_shapes()
+            }
+        });
+        let shapes: Vec<Vec<usize>> = shapes.into_iter().filter(|s| options.dims.contains(&s.len())).collect();
+        let cases = cases::build(&shapes, &options.kinds, &options.precisions, false);
+        let mut rows = Vec::new();
+        for case in &cases {
+            rows.extend(run_case(&bench, options, case, "", None));
+        }
+        rows
+    };
+
+    println!("\nmachine at the end: {}", load_average());
+    println!("\nGFLOPS by case (ratios are throughput ratios; x copy = time / copy time):");
+    print!("{}", report::summary(&rows));
+    if options.nomemalloc {
+        print!("{}", scratch_table(&rows));
+    }
+    for lib in [&bench.fftx, &bench.clfft].into_iter().flatten() {
+        lib.teardown();
+    }
+    write_results(options, &rows, &bench.device)
+}
+
+/// Other work on the machine skews every timing, so the report says how busy it was.
+fn load_average() -> String {
+    match std::fs::read_to_string("/proc/loadavg") {
+        Ok(text) => format!(
+            "load average {}",
+            text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        ),
+        Err(_) => "load average unknown".into(),
+    }
+}
+
+fn cache_description(cold: bool) -> String {
+    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| "(default)".into());
+    format!(
+        "{}FFTX_CACHE_DIR={} POCL_CACHE_DIR={}",
+        if cold { "cold, " } else { "" },
+        var("FFTX_CACHE_DIR"),
+        var("POCL_CACHE_DIR")
+    )
+}
+
+#[cfg(vkfft)]
+fn vkfft_available() -> bool {
+    println!("vkfft: header-only VkFFT, OpenCL backend (VKFFT_BACKEND=3)");
+    true
+}
+
+#[cfg(not(vkfft))]
+fn vkfft_available() -> bool {
+    println!("vkfft: VkFFT unavailable (no /usr/include/vkFFT.h when this program was built)");
+    false
+}
+
+fn load_fftx(options: &Options) -> Option<Clfft> {
+    let explicit = options
+        .fftx_lib
+        .clone()
+        .or_else(|| std::env::var("FFTX_BENCH_LIB").ok());
+    let path = match &explicit {
+        Some(path) => PathBuf::from(path),
+        None => match std::env::current_exe() {
+            Ok(exe) => exe.with_file_name("libfftx.so"),
+            Err(e) => {
+                println!("fftx: cannot locate this program ({e}); give --fftx-lib");
+                return None;
+            }
+        },
+    };
+    if explicit.is_none() {
+        warn_if_stale(&path);
+    }
+    match Clfft::load(&path.to_string_lossy()) {
+        Ok(lib) => {
+            let (major, minor, patch) = lib.version;
+            println!("fftx: {} (clFFT API {major}.{minor}.{patch})", lib.path);
+            Some(lib)
+        }
+        Err(e) => {
+            println!(
+                "fftx: cannot load {} ({e}); build it with `cargo build --release`",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// The bench does not depend on the library crate (that would link its clfft* symbols into this program),
+/// so cargo does not rebuild libfftx.so for it: say so when the sources are newer than the library.
+fn warn_if_stale(library: &Path) {
+    let Ok(built) = std::fs::metadata(library).and_then(|m| m.modified()) else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let newest = ["src", "kernels"]
+        .iter()
+        .filter_map(|dir| newest_modification(&root.join(dir)))
+        .max();
+    if newest.is_some_and(|newest| newest > built) {
+        println!(
+            "warning: {} is older than the library sources; run `cargo build --release` first",
+            library.display()
+        );
+    }
+}
+
+fn newest_modification(dir: &Path) -> Option<SystemTime> {
+    std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter_map(|entry| {
+            let meta = entry.metadata().ok()?;
+            if meta.is_dir() {
+                newest_modification(&entry.path())
+            } else {
+                meta.modified().ok()
+            }
+        })
+        .max()
+}
+
+/// The input, the reference output and the device buffers of one case.
+struct Prepared {
+    input: Vec<f64>,
+    reference: Option<Vec<f64>>,
+    buffers: CaseBuffers,
+}
+
+fn prepare(bench: &Bench, case: &Case) -> Result<Prepared, String> {
+    let input = data::input(case);
+    let reference = match &bench.fftw_double {
+        Some(fftw) => Some(fftw.transform(case, &input)?),
+        None => None,
+    };
+    let buffers = CaseBuffers::new(&bench.cl, case, &data::to_bytes(&input, case.precision))?;
+    Ok(Prepared {
+        input,
+        reference,
+        buffers,
+    })
+}
+
+/// Every selected implementation on one case. `suffix` tags the rows of a second mode ("+nomemalloc"), which
+/// reuses the copy time measured in the first (`known_copy_ms`) instead of measuring it again.
+fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_copy_ms: Option<f64>) -> Vec<Row> {
+    println!("{}", report::case_header(case));
+    let prepared = match prepare(bench, case) {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            println!("  skipped: {e}");
+            return Vec::new();
+        }
+    };
+    let mut rows = Vec::new();
+    let mut copy_ms = known_copy_ms;
+    let mut record = |name: &str, result: Result<Measurement, Failure>, copy_ms: Option<f64>| {
+        let outcome = match result {
+            Ok(measurement) => {
+                let rmse = match (&measurement.output, &prepared.reference) {
+                    (Some(output), Some(reference)) => Some(data::relative_rmse(output, reference)),
+                    _ => None,
+                };
+                Outcome::Measured(Stats::new(&measurement, rmse))
+            }
+            Err(failure) => Outcome::Failed(failure),
+        };
+        let row = Row {
+            implementation: format!("{name}{suffix}"),
+            case: case.clone(),
+            outcome,
+            copy_ms,
+        };
+        println!("{}", report::case_line(&row));
+        let median = row.stats().map(|s| s.median_ms);
+        rows.push(row);
+        median
+    };
+
+    if options.wants(Contender::Copy) && suffix.is_empty() {
+        copy_ms = record("copy", measure_copy(bench, &prepared), None);
+    }
+    if let Some(fftx) = &bench.fftx {
+        record("fftx", measure_clfft_api(bench, fftx, case, &prepared, true), copy_ms);
+    }
+    if let Some(clfft) = &bench.clfft {
+        record(
+            "clfft",
+            measure_clfft_api(bench, clfft, case, &prepared, false),
+            copy_ms,
+        );
+    }
+    if bench.vkfft {
+        record("vkfft", measure_vkfft(bench, case, &prepared), copy_ms);
+    }
+    if options.wants(Contender::Fftw) && !case.in_place {
+        let fftw = match case.precision {
+            Precision::Single => &bench.fftw_single,
+            Precision::Double => &bench.fftw_double,
+        };
+        if let Some(fftw) = fftw {
+            record("fftw", fftw.measure(case, &prepared.input, &bench.timing), copy_ms);
+        }
+    }
+    rows
+}
+
+fn measure_copy(bench: &Bench, prepared: &Prepared) -> Result<Measurement, Failure> {
+    Ok(Measurement {
+        times_ms: time_copy(&bench.cl, &prepared.buffers, &bench.timing)?,
+        ..Measurement::default()
+    })
+}
+
+fn read_result(bench: &Bench, case: &Case, buffers: &CaseBuffers) -> Result<Vec<f64>, Failure> {
+    let bytes = bench
+        .cl
+        .read(buffers.result(), case.output_bytes())
+        .map_err(Failure::Error)?;
+    Ok(data::from_bytes(&bytes, case.precision))
+}
+
+/// fftx or clFFT through the same function table. With `warm_bake`, the plan is baked a second time in a
+/// fresh context, where only the on-disk program cache can help.
+fn measure_clfft_api(
+    bench: &Bench,
+    lib: &Clfft,
+    case: &Case,
+    prepared: &Prepared,
+    warm_bake: bool,
+) -> Result<Measurement, Failure> {
+    let (cl, buffers) = (&bench.cl, &prepared.buffers);
+    buffers.reset(cl).map_err(Failure::Error)?;
+    let start = Instant::now();
+    let plan = lib.plan(cl, case)?;
+    let plan_ms = start.elapsed().as_secs_f64() * 1e3;
+    let warm_plan_ms = if warm_bake {
+        let fresh = Cl::new(&bench.device).map_err(Failure::Error)?;
+        let start = Instant::now();
+        drop(lib.plan(&fresh, case)?);
+        Some(start.elapsed().as_secs_f64() * 1e3)
+    } else {
+        None
+    };
+    let output = buffers.output.as_ref().map(|b| b.mem);
+    let times_ms = time_device(cl, buffers, &bench.timing, || {
+        plan.enqueue(cl, buffers.input.mem, output)
+    })?;
+    Ok(Measurement {
+        plan_ms: Some(plan_ms),
+        warm_plan_ms,
+        times_ms,
+        output: Some(read_result(bench, case, buffers)?),
+        tmp_bytes: plan.tmp_bytes(),
+    })
+}
+
+#[cfg(vkfft)]
+fn measure_vkfft(bench: &Bench, case: &Case, prepared: &Prepared) -> Result<Measurement, Failure> {
+    let (cl, buffers) = (&bench.cl, &prepared.buffers);
+    buffers.reset(cl).map_err(Failure::Error)?;
+    let start = Instant::now();
+    let plan = vkfft::VkfftPlan::new(&bench.device, cl, case, buffers)?;
+    let plan_ms = start.elapsed().as_secs_f64() * 1e3;
+    let times_ms = time_device(cl, buffers, &bench.timing, || plan.enqueue())?;
+    Ok(Measurement {
+        plan_ms: Some(plan_ms),
+        times_ms,
+        output: Some(read_result(bench, case, buffers)?),
+        ..Measurement::default()
+    })
+}
+
+#[cfg(not(vkfft))]
+fn measure_vkfft(_: &Bench, _: &Case, _: &Prepared) -> Result<Measurement, Failure> {
+    Err(Failure::NotAvailable("VkFFT unavailable".into()))
+}
+
+/// In-place 1D c2c at large sizes for fftx and clFFT: first in each library's default mode, then with
+/// CLFFT_REQUEST_LIB_NOMEMALLOC=1. clFFT reads the variable in clfftSetup and only ever switches the mode on,
+/// so the default mode must come first; teardown + setup makes both libraries read it again.
+fn run_nomemalloc(bench: &Bench, options: &Options) -> Result<Vec<Row>, String> {
+    let shapes = options.shapes.clone().unwrap_or_else(cases::nomemalloc_shapes);
+    let cases = cases::build(&shapes, &[Kind::C2c], &options.precisions, true);
+    let mut rows = Vec::new();
+    println!("\n== default mode ({NOMEMALLOC_VAR} unset at clfftSetup)");
+    for case in &cases {
+        rows.extend(run_case(bench, options, case, "", None));
+    }
+    let copy_ms = |case: &Case| {
+        rows.iter()
+            .find(|r| &r.case == case && r.implementation == "copy")
+            .and_then(|r| Some(r.stats()?.median_ms))
+    };
+    let copy_times: Vec<Option<f64>> = cases.iter().map(copy_ms).collect();
+    std::env::set_var(NOMEMALLOC_VAR, "1");
+    for lib in [&bench.fftx, &bench.clfft].into_iter().flatten() {
+        lib.restart()?;
+    }
+    println!("\n== {NOMEMALLOC_VAR}=1, after clfftTeardown + clfftSetup");
+    for (case, copy_ms) in cases.iter().zip(copy_times) {
+        rows.extend(run_case(bench, options, case, "+nomemalloc", copy_ms));
+    }
+    Ok(rows)
+}
+
+/// Scratch each library reports (clfftGetTmpBufSize) per mode: the evidence of what the variable changed.
+fn scratch_table(rows: &[Row]) -> String {
+    let names = ["fftx", "fftx+nomemalloc", "clfft", "clfft+nomemalloc"];
+    let mut out = String::from("\nscratch by clfftGetTmpBufSize, MiB:\n");
+    out.push_str(&format!("{:<28}", "case"));
+    for name in names {
+        out.push_str(&format!(" {name:>17}"));
+    }
+    out.push('\n');
+    let mut seen: Vec<&Case> = Vec::new();
+    for row in rows {
+        if seen.contains(&&row.case) {
+            continue;
+        }
+        seen.push(&row.case);
+        out.push_str(&format!("{:<28}", row.case.label()));
+        for name in names {
+            let cell = rows
+                .iter()
+                .find(|r| r.case == row.case && r.implementation == name)
+                .and_then(|r| r.stats()?.tmp_bytes)
+                .map(|b| format!("{:.1}", b as f64 / (1 << 20) as f64))
+                .unwrap_or_else(|| "-".into());
+            out.push_str(&format!(" {cell:>17}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(), String> {
+    std::fs::create_dir_all(&options.out).map_err(|e| format!("{}: {e}", options.out.display()))?;
+    let stem = options.stem();
+    let csv = options.out.join(format!("{stem}.csv"));
+    report::write_csv(&csv, rows, &device.name)?;
+    println!("\nwrote {}", csv.display());
+    let png = options.out.join(format!("{stem}.png"));
+    let title = format!("fftx-bench {stem}: {} (higher is better)", device.name);
+    match plot::write(&png, rows, &title) {
+        Ok(()) => println!("wrote {}", png.display()),
+        Err(e) => println!("no plot: {e}"),
+    }
+    Ok(())
+}

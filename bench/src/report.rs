@@ -1,0 +1,306 @@
+//! Results: one row per implementation and case, printed as it is measured, summarised with ratios at the
+//! end, and written as CSV.
+
+use crate::cases::Case;
+use crate::measure::{median, minimum, Failure, Measurement};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+/// The figures of one implementation on one case.
+#[derive(Debug, Clone)]
+pub struct Stats {
+    pub plan_ms: Option<f64>,
+    pub warm_plan_ms: Option<f64>,
+    pub median_ms: f64,
+    pub min_ms: f64,
+    /// Normalized RMSE against the FFTW double reference; `None` for the copy or without a reference.
+    pub rmse: Option<f64>,
+    pub tmp_bytes: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Measured(Stats),
+    Failed(Failure),
+}
+
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub implementation: String,
+    pub case: Case,
+    pub outcome: Outcome,
+    /// The copy's median time for this case, for the "x copy" column.
+    pub copy_ms: Option<f64>,
+}
+
+impl Stats {
+    pub fn new(measurement: &Measurement, rmse: Option<f64>) -> Self {
+        Stats {
+            plan_ms: measurement.plan_ms,
+            warm_plan_ms: measurement.warm_plan_ms,
+            median_ms: median(&measurement.times_ms),
+            min_ms: minimum(&measurement.times_ms),
+            rmse,
+            tmp_bytes: measurement.tmp_bytes,
+        }
+    }
+}
+
+impl Row {
+    pub fn stats(&self) -> Option<&Stats> {
+        match &self.outcome {
+            Outcome::Measured(stats) => Some(stats),
+            Outcome::Failed(_) => None,
+        }
+    }
+
+    /// Throughput from the median time. For the copy: the GFLOPS a transform would reach if it took one copy.
+    pub fn gflops(&self) -> Option<f64> {
+        self.stats().map(|s| self.case.flops() / (s.median_ms * 1e6))
+    }
+
+    pub fn copy_ratio(&self) -> Option<f64> {
+        Some(self.stats()?.median_ms / self.copy_ms?)
+    }
+
+    /// "ok", "WRONG" (RMSE above the precision's tolerance, or not finite), "unchecked", "n/a" or "error".
+    pub fn check(&self) -> &'static str {
+        match &self.outcome {
+            Outcome::Failed(Failure::NotAvailable(_)) => "n/a",
+            Outcome::Failed(Failure::Error(_)) => "error",
+            Outcome::Measured(Stats { rmse: None, .. }) => {
+                if self.implementation == "copy" {
+                    ""
+                } else {
+                    "unchecked"
+                }
+            }
+            Outcome::Measured(Stats { rmse: Some(e), .. }) => {
+                if *e <= self.case.precision.tolerance() {
+                    "ok"
+                } else {
+                    "WRONG"
+                }
+            }
+        }
+    }
+
+    fn note(&self) -> String {
+        match &self.outcome {
+            Outcome::Failed(failure) => failure.to_string(),
+            Outcome::Measured(_) => String::new(),
+        }
+    }
+}
+
+fn opt(value: Option<f64>, width: usize, decimals: usize) -> String {
+    match value {
+        Some(v) if v.is_finite() => format!("{v:>width$.decimals$}"),
+        Some(_) => format!("{:>width$}", "NaN"),
+        None => format!("{:>width$}", "-"),
+    }
+}
+
+fn sci(value: Option<f64>, width: usize) -> String {
+    match value {
+        Some(v) => format!("{v:>width$.1e}"),
+        None => format!("{:>width$}", "-"),
+    }
+}
+
+pub fn case_header(case: &Case) -> String {
+    format!(
+        "\n{}  (batch {}, {:.1} MFLOP per run)\n  {:<18} {:>9} {:>8} {:>10} {:>10} {:>8} {:>8} {:>7} {:>8}  check",
+        case.label(),
+        case.batch,
+        case.flops() / 1e6,
+        "impl",
+        "plan ms",
+        "warm ms",
+        "median ms",
+        "min ms",
+        "GFLOPS",
+        "RMSE",
+        "x copy",
+        "tmp MiB",
+    )
+}
+
+pub fn case_line(row: &Row) -> String {
+    match row.stats() {
+        Some(s) => format!(
+            "  {:<18} {} {} {} {} {} {} {} {}  {}",
+            row.implementation,
+            opt(s.plan_ms, 9, 1),
+            opt(s.warm_plan_ms, 8, 1),
+            opt(Some(s.median_ms), 10, 3),
+            opt(Some(s.min_ms), 10, 3),
+            opt(row.gflops(), 8, 2),
+            sci(s.rmse, 8),
+            opt(row.copy_ratio(), 7, 2),
+            opt(s.tmp_bytes.map(|b| b as f64 / (1 << 20) as f64), 8, 1),
+            row.check()
+        ),
+        None => format!("  {:<18} {}: {}", row.implementation, row.check(), row.note()),
+    }
+}
+
+/// Throughput ratios that the summary reports when both sides were run: (numerator, denominator).
+const RATIOS: [(&str, &str); 4] = [
+    ("fftx", "clfft"),
+    ("fftx", "vkfft"),
+    ("fftx", "fftw"),
+    ("fftx+nomemalloc", "clfft+nomemalloc"),
+];
+
+/// The final table: GFLOPS of every implementation per case, the throughput ratios, fftx's time over the
+/// copy's, and geometric means of the ratios.
+pub fn summary(rows: &[Row]) -> String {
+    let mut implementations: Vec<&str> = Vec::new();
+    let mut cases: Vec<&Case> = Vec::new();
+    for row in rows {
+        if !implementations.contains(&row.implementation.as_str()) {
+            implementations.push(&row.implementation);
+        }
+        if !cases.contains(&&row.case) {
+            cases.push(&row.case);
+        }
+    }
+    let find = |case: &Case, name: &str| rows.iter().find(|r| &r.case == case && r.implementation == name);
+    let gflops = |case: &Case, name: &str| find(case, name).and_then(Row::gflops);
+    let ratios: Vec<(&str, &str)> = RATIOS
+        .into_iter()
+        .filter(|(a, b)| implementations.contains(a) && implementations.contains(b))
+        .collect();
+    let timed_against_copy: Vec<&str> = ["fftx", "fftx+nomemalloc"]
+        .into_iter()
+        .filter(|name| implementations.contains(name) && implementations.contains(&"copy"))
+        .collect();
+    let label_width = cases.iter().map(|c| c.label().len()).max().unwrap_or(4).max(14);
+    let column = |name: &str| name.len().max(7);
+
+    let mut out = String::new();
+    let _ = write!(out, "{:<label_width$}", "GFLOPS");
+    for name in &implementations {
+        let _ = write!(out, " {:>w$}", name, w = column(name));
+    }
+    out.push_str(" |");
+    let ratio_names: Vec<String> = ratios
+        .iter()
+        .map(|(a, b)| format!("{a}/{b}"))
+        .chain(timed_against_copy.iter().map(|name| format!("{name} x copy")))
+        .collect();
+    for name in &ratio_names {
+        let _ = write!(out, " {:>w$}", name, w = name.len().max(8));
+    }
+    out.push('\n');
+
+    let mut logs = vec![(0.0f64, 0usize); ratio_names.len()];
+    for case in &cases {
+        let _ = write!(out, "{:<label_width$}", case.label());
+        for name in &implementations {
+            let cell = match find(case, name) {
+                Some(row) if row.check() == "WRONG" => "WRONG".to_string(),
+                Some(row) => match row.gflops() {
+                    Some(g) => format!("{g:.2}"),
+                    None => row.check().to_string(),
+                },
+                None => "-".to_string(),
+            };
+            let _ = write!(out, " {:>w$}", cell, w = column(name));
+        }
+        out.push_str(" |");
+        let values = ratios
+            .iter()
+            .map(|(a, b)| Some(gflops(case, a)? / gflops(case, b)?))
+            .chain(
+                timed_against_copy
+                    .iter()
+                    .map(|name| find(case, name).and_then(Row::copy_ratio)),
+            );
+        for (i, value) in values.enumerate() {
+            let width = ratio_names[i].len().max(8);
+            match value {
+                Some(v) => {
+                    logs[i].0 += v.ln();
+                    logs[i].1 += 1;
+                    let _ = write!(out, " {:>w$}", format!("{v:.2}x"), w = width);
+                }
+                None => {
+                    let _ = write!(out, " {:>width$}", "-");
+                }
+            }
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "{:<label_width$}", "geometric mean");
+    for name in &implementations {
+        let _ = write!(out, " {:>w$}", "", w = column(name));
+    }
+    out.push_str(" |");
+    for (i, (sum, count)) in logs.iter().enumerate() {
+        let width = ratio_names[i].len().max(8);
+        let cell = if *count > 0 {
+            format!("{:.2}x", (sum / *count as f64).exp())
+        } else {
+            "-".into()
+        };
+        let _ = write!(out, " {cell:>width$}");
+    }
+    out.push('\n');
+    out
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+fn csv_number(value: Option<f64>) -> String {
+    value.map(|v| format!("{v}")).unwrap_or_default()
+}
+
+pub fn write_csv(path: &Path, rows: &[Row], device: &str) -> Result<(), String> {
+    let mut text = String::from(
+        "implementation,kind,precision,dims,lengths,batch,placement,points,flops,plan_ms,warm_plan_ms,\
+         median_ms,min_ms,gflops,rmse,check,copy_ratio,tmp_bytes,note,device\n",
+    );
+    for row in rows {
+        let case = &row.case;
+        let stats = row.stats();
+        let fields = [
+            csv_field(&row.implementation),
+            case.kind.name().into(),
+            case.precision.name().into(),
+            case.lengths.len().to_string(),
+            case.size_label(),
+            case.batch.to_string(),
+            if case.in_place { "in-place" } else { "out-of-place" }.into(),
+            case.points().to_string(),
+            format!("{}", case.flops()),
+            csv_number(stats.and_then(|s| s.plan_ms)),
+            csv_number(stats.and_then(|s| s.warm_plan_ms)),
+            csv_number(stats.map(|s| s.median_ms)),
+            csv_number(stats.map(|s| s.min_ms)),
+            csv_number(row.gflops()),
+            csv_number(stats.and_then(|s| s.rmse)),
+            row.check().into(),
+            csv_number(row.copy_ratio()),
+            stats
+                .and_then(|s| s.tmp_bytes)
+                .map(|b| b.to_string())
+                .unwrap_or_default(),
+            csv_field(&row.note()),
+            csv_field(device),
+        ];
+        text.push_str(&fields.join(","));
+        text.push('\n');
+    }
+    std::fs::File::create(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
