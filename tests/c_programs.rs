@@ -1,7 +1,8 @@
 //! The C programs under `c-tests/`, compiled with the compiler and flags the `cc` crate picks (C99, warnings
 //! as errors) and run against the libfftx.so of this build:
 //! - each compiles against Debian's upstream `clFFT.h` (the ABI proof) and against ours in `include/`;
-//! - `lifecycle.c`, built as a clFFT application (`-lclFFT`), runs with `libclFFT.so` resolving to libfftx.so;
+//! - `lifecycle.c`, built as a clFFT application (`-lclFFT`), runs with `libclFFT.so` resolving to libfftx.so,
+//!   and so does Debian's prebuilt `clFFT-client`, whose own check must pass;
 //! - libfftx.so exports every function upstream's `clFFT.h` declares, and ours declares the same ones.
 
 use std::collections::BTreeSet;
@@ -105,13 +106,14 @@ fn compile(program: &str, header: Header, library: &str, link_dir: &Path, scratc
     exe
 }
 
-/// Runs `exe` with the dynamic loader looking in `library_dir` first and the kernel cache the Rust tests use;
-/// asserts that it succeeds.
-fn run(exe: &Path, library_dir: &Path, extra_env: &[(&str, &str)]) -> Output {
+/// Runs `exe` with `args`, the dynamic loader looking in `library_dir` first and the kernel cache the Rust
+/// tests use; asserts that it succeeds.
+fn run(exe: &Path, args: &[&str], library_dir: &Path, extra_env: &[(&str, &str)]) -> Output {
     let cache = std::env::var_os("FFTX_CACHE_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| repository().join("target").join("fftx-test-cache"));
     let output = Command::new(exe)
+        .args(args)
         .env("LD_LIBRARY_PATH", library_dir)
         .env("FFTX_CACHE_DIR", cache)
         .envs(extra_env.iter().copied())
@@ -119,7 +121,7 @@ fn run(exe: &Path, library_dir: &Path, extra_env: &[(&str, &str)]) -> Output {
         .expect("start the C program");
     assert!(
         output.status.success(),
-        "{} failed ({}):\n{}{}",
+        "{} {args:?} failed ({}):\n{}{}",
         exe.display(),
         output.status,
         String::from_utf8_lossy(&output.stdout),
@@ -133,7 +135,7 @@ fn passes_with_either_header(program: &str) {
     let scratch = Scratch::new(program);
     let lib = library_dir();
     for header in [Header::Upstream, Header::Own] {
-        run(&compile(program, header, "fftx", &lib, &scratch), &lib, &[]);
+        run(&compile(program, header, "fftx", &lib, &scratch), &[], &lib, &[]);
     }
 }
 
@@ -166,8 +168,8 @@ fn abi_checks_pass_against_either_header() {
     // Upstream defines clfftInitSetupData as a C99 inline function, so this unoptimised build takes it from
     // the library: the export is what lets it link.
     assert!(symbols(&["-D", "--undefined-only"], &exe).contains("clfftInitSetupData"));
-    run(&exe, &lib, &[]);
-    run(&compile("abi", Header::Own, "fftx", &lib, &scratch), &lib, &[]);
+    run(&exe, &[], &lib, &[]);
+    run(&compile("abi", Header::Own, "fftx", &lib, &scratch), &[], &lib, &[]);
 }
 
 #[test]
@@ -185,13 +187,19 @@ fn bad_input_gets_clfft_status_codes() {
     passes_with_either_header("bad_input");
 }
 
+/// A scratch folder where `libclFFT.so` and `libclFFT.so.2` are links to libfftx.so.
+fn libclfft_links(name: &str) -> Scratch {
+    let scratch = Scratch::new(name);
+    let fftx = library_dir().join("libfftx.so");
+    for link in ["libclFFT.so", "libclFFT.so.2"] {
+        std::os::unix::fs::symlink(&fftx, scratch.0.join(link)).expect("link libclFFT to libfftx.so");
+    }
+    scratch
+}
+
 #[test]
 fn runs_in_place_of_libclfft() {
-    let scratch = Scratch::new("drop-in");
-    let fftx = library_dir().join("libfftx.so");
-    for name in ["libclFFT.so", "libclFFT.so.2"] {
-        std::os::unix::fs::symlink(&fftx, scratch.0.join(name)).expect("link libclFFT to libfftx.so");
-    }
+    let scratch = libclfft_links("drop-in");
     let exe = compile("lifecycle", Header::Upstream, "clFFT", &scratch.0, &scratch);
 
     let ldd = Command::new("ldd")
@@ -210,8 +218,49 @@ fn runs_in_place_of_libclfft() {
     );
 
     // Only fftx writes `fftx[...]` lines, and only when FFTX_LOG asks for them.
-    let output = run(&exe, &scratch.0, &[("FFTX_LOG", "info")]);
+    let output = run(&exe, &[], &scratch.0, &[("FFTX_LOG", "info")]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"));
+}
+
+#[test]
+fn debian_clfft_client_passes_its_check_on_fftx() {
+    let client = Path::new("/usr/bin/clFFT-client");
+    assert!(
+        client.is_file(),
+        "{} is missing: install Debian's clfft-client",
+        client.display()
+    );
+    let scratch = libclfft_links("clfft-client");
+    // The client's check is exact: all-ones input must give N at index 0 and exact zeros elsewhere.
+    for args in [
+        &["-x", "1024"][..],
+        &["-x", "64", "-y", "32", "--double", "-o"],
+        &[
+            "-x",
+            "16",
+            "-y",
+            "8",
+            "-z",
+            "4",
+            "--inLayout",
+            "2",
+            "--outLayout",
+            "1",
+            "-o",
+            "-b",
+            "3",
+        ],
+        // Large enough to need scratch, which the client allocates from clfftGetTmpBufSize.
+        &["-x", "8192", "-o"],
+    ] {
+        let output = run(client, args, &scratch.0, &[("FFTX_LOG", "info")]);
+        assert!(
+            String::from_utf8_lossy(&output.stdout).contains("Internal Client Test *****PASS*****"),
+            "clFFT-client {args:?}:\n{}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"));
+    }
 }
 
 #[test]
