@@ -196,6 +196,11 @@ pub fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
     Ok(lengths)
 }
 
+/// The standard table runs r2c in 1D and 2D only.
+pub fn in_standard_table(case: &Case) -> bool {
+    case.kind == Kind::C2c || case.lengths.len() < 3
+}
+
 /// Every combination, grouped by kind and precision so that each group forms one panel of the plot.
 pub fn build(shapes: &[Vec<usize>], kinds: &[Kind], precisions: &[Precision], in_place: bool) -> Vec<Case> {
     let mut cases = Vec::new();

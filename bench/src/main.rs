@@ -175,7 +175,10 @@ fn run(options: &Options) -> Result<(), String> {
             }
         });
         let shapes: Vec<Vec<usize>> = shapes.into_iter().filter(|s| options.dims.contains(&s.len())).collect();
-        let cases = cases::build(&shapes, &options.kinds, &options.precisions, false);
+        let mut cases = cases::build(&shapes, &options.kinds, &options.precisions, false);
+        if options.shapes.is_none() {
+            cases.retain(cases::in_standard_table);
+        }
         let mut rows = Vec::new();
         for case in &cases {
             rows.extend(run_case(&bench, options, case, "", None));

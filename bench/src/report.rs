@@ -168,7 +168,8 @@ pub fn summary(rows: &[Row]) -> String {
         }
     }
     let find = |case: &Case, name: &str| rows.iter().find(|r| &r.case == case && r.implementation == name);
-    let gflops = |case: &Case, name: &str| find(case, name).and_then(Row::gflops);
+    // A wrong result has no throughput worth comparing.
+    let gflops = |case: &Case, name: &str| find(case, name).filter(|r| r.check() != "WRONG").and_then(Row::gflops);
     let ratios: Vec<(&str, &str)> = RATIOS
         .into_iter()
         .filter(|(a, b)| implementations.contains(a) && implementations.contains(b))
