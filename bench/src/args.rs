@@ -198,3 +198,51 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
     }
     Ok(Some(options))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_words(words: &str) -> Result<Option<Options>, String> {
+        parse(words.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn defaults_run_everything_in_both_precisions_and_quick_runs_single() {
+        let options = parse_words("").unwrap().unwrap();
+        assert_eq!(options.precisions, [Precision::Single, Precision::Double]);
+        assert_eq!(options.only, Contender::ALL);
+        assert_eq!((options.runs, options.stem()), (10, "bench".to_string()));
+        let quick = parse_words("--quick").unwrap().unwrap();
+        assert_eq!(quick.precisions, [Precision::Single]);
+        assert_eq!(quick.stem(), "quick");
+    }
+
+    #[test]
+    fn flags_take_values_with_a_space_or_an_equals_sign() {
+        let options = parse_words("--sizes=256x256,4096,1000 --only fftx,copy --runs 12 --kind=c2c --dims 1")
+            .unwrap()
+            .unwrap();
+        assert_eq!(options.shapes, Some(vec![vec![1000], vec![4096], vec![256, 256]]));
+        assert_eq!(options.only, [Contender::Fftx, Contender::Copy]);
+        assert_eq!(
+            (options.runs, options.kinds, options.dims),
+            (12, vec![Kind::C2c], vec![1])
+        );
+    }
+
+    #[test]
+    fn mistakes_are_reported() {
+        assert!(parse_words("--help").unwrap().is_none());
+        for bad in [
+            "--runs 0",
+            "--only cufft",
+            "--kind c2r",
+            "--dims 4",
+            "--sizes",
+            "--frobnicate",
+        ] {
+            assert!(parse_words(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -213,3 +213,79 @@ pub fn build(shapes: &[Vec<usize>], kinds: &[Kind], precisions: &[Precision], in
     }
     cases
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_table_has_the_issues_sizes() {
+        let shapes = standard_shapes();
+        let one_d: Vec<usize> = shapes.iter().filter(|s| s.len() == 1).map(|s| s[0]).collect();
+        assert_eq!(
+            one_d,
+            [
+                64,
+                256,
+                1000,
+                1024,
+                2187,
+                3125,
+                4096,
+                16384,
+                16807,
+                61440,
+                65536,
+                262144,
+                1 << 20,
+                1 << 22,
+                1 << 24
+            ]
+        );
+        assert_eq!(shapes.iter().filter(|s| s.len() == 2).count(), 3);
+        assert_eq!(shapes.iter().filter(|s| s.len() == 3).count(), 2);
+    }
+
+    #[test]
+    fn every_run_moves_2_to_the_22_points_at_least_one_transform() {
+        for shape in standard_shapes() {
+            let case = Case::new(Kind::C2c, Precision::Single, shape, false);
+            let total = case.points() * case.batch;
+            assert!(
+                total <= POINTS_PER_RUN.max(case.points()) && total > POINTS_PER_RUN / 2,
+                "{case:?}"
+            );
+        }
+        assert_eq!(Case::new(Kind::C2c, Precision::Single, vec![1 << 24], false).batch, 1);
+        assert_eq!(Case::new(Kind::C2c, Precision::Single, vec![64], false).batch, 1 << 16);
+    }
+
+    #[test]
+    fn real_transforms_count_half_the_flops_and_keep_the_hermitian_half() {
+        let c2c = Case::new(Kind::C2c, Precision::Double, vec![1024, 256], false);
+        let r2c = Case::new(Kind::R2c, Precision::Double, vec![1024, 256], false);
+        assert_eq!(r2c.flops() * 2.0, c2c.flops());
+        assert_eq!(c2c.flops(), 5.0 * 262144.0 * 18.0 * 16.0);
+        assert_eq!(r2c.output_points(), 513 * 256);
+        assert_eq!(r2c.input_bytes(), 262144 * 16 * 8);
+        assert_eq!(r2c.output_layout(), (vec![1, 513], 513 * 256));
+        assert_eq!(r2c.input_layout(), (vec![1, 1024], 262144));
+    }
+
+    #[test]
+    fn shapes_parse_and_bad_ones_are_refused() {
+        assert_eq!(parse_shape("256x128"), Ok(vec![256, 128]));
+        assert_eq!(parse_shape("4096"), Ok(vec![4096]));
+        assert!(parse_shape("1").is_err());
+        assert!(parse_shape("4x4x4x4").is_err());
+        assert!(parse_shape("abc").is_err());
+    }
+
+    #[test]
+    fn the_standard_table_has_no_3d_real_transforms() {
+        let cases = build(&standard_shapes(), &[Kind::R2c], &[Precision::Single], false);
+        let kept: Vec<&Case> = cases.iter().filter(|c| in_standard_table(c)).collect();
+        assert_eq!(kept.len(), 18);
+        assert!(kept.iter().all(|c| c.lengths.len() < 3));
+    }
+}

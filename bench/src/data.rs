@@ -60,3 +60,30 @@ pub fn relative_rmse(output: &[f64], reference: &[f64]) -> f64 {
     }
     (error / norm).sqrt()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::Kind;
+
+    #[test]
+    fn single_precision_inputs_are_exact_in_f32_and_round_trip_through_bytes() {
+        let case = Case::new(Kind::C2c, Precision::Single, vec![64], false);
+        let values = input(&case);
+        assert_eq!(values.len(), case.input_reals());
+        assert!(values.iter().all(|&v| (-1.0..1.0).contains(&v) && v as f32 as f64 == v));
+        assert_eq!(
+            from_bytes(&to_bytes(&values, Precision::Single), Precision::Single),
+            values
+        );
+    }
+
+    #[test]
+    fn rmse_is_relative_and_never_hides_garbage() {
+        let reference = [3.0, 4.0];
+        assert_eq!(relative_rmse(&reference, &reference), 0.0);
+        assert!((relative_rmse(&[3.0, 4.5], &reference) - 0.1).abs() < 1e-12);
+        assert!(relative_rmse(&[3.0], &reference).is_nan());
+        assert!(relative_rmse(&[f64::NAN, 4.0], &reference).is_nan());
+    }
+}

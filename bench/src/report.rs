@@ -305,3 +305,48 @@ pub fn write_csv(path: &Path, rows: &[Row], device: &str) -> Result<(), String> 
         .and_then(|mut f| f.write_all(text.as_bytes()))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::{Kind, Precision};
+
+    fn row(implementation: &str, median_ms: f64, rmse: Option<f64>) -> Row {
+        Row {
+            implementation: implementation.into(),
+            case: Case::new(Kind::C2c, Precision::Single, vec![1024], false),
+            outcome: Outcome::Measured(Stats {
+                plan_ms: None,
+                warm_plan_ms: None,
+                median_ms,
+                min_ms: median_ms,
+                rmse,
+                tmp_bytes: None,
+            }),
+            copy_ms: Some(1.0),
+        }
+    }
+
+    #[test]
+    fn checks_follow_the_precision_tolerance() {
+        assert_eq!(row("fftx", 2.0, Some(1e-7)).check(), "ok");
+        assert_eq!(row("fftx", 2.0, Some(1e-3)).check(), "WRONG");
+        assert_eq!(row("fftx", 2.0, Some(f64::NAN)).check(), "WRONG");
+        assert_eq!(row("fftx", 2.0, None).check(), "unchecked");
+        assert_eq!(row("fftx", 2.0, None).copy_ratio(), Some(2.0));
+    }
+
+    #[test]
+    fn summary_reports_throughput_ratios_but_not_for_wrong_results() {
+        let good = summary(&[row("fftx", 1.0, Some(1e-7)), row("clfft", 4.0, Some(1e-7))]);
+        assert!(good.contains("fftx/clfft") && good.contains("4.00x"), "{good}");
+        let wrong = summary(&[row("fftx", 1.0, Some(1.0)), row("clfft", 4.0, Some(1e-7))]);
+        assert!(wrong.contains("WRONG") && !wrong.contains("4.00x"), "{wrong}");
+    }
+
+    #[test]
+    fn csv_fields_with_commas_or_quotes_are_quoted() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a, \"b\""), "\"a, \"\"b\"\"\"");
+    }
+}
