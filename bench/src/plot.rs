@@ -91,9 +91,14 @@ fn draw_panel<'a>(panel: &Area<'a>, rows: &[&Row], kind: Kind, precision: Precis
     }
     let labels: Vec<String> = cases.iter().map(|c| axis_label(c)).collect();
     let values: Vec<f64> = rows.iter().filter_map(|r| r.gflops()).collect();
-    // Room below the lowest line for the legend.
-    let low = values.iter().copied().fold(f64::INFINITY, f64::min) / 4.0;
-    let high = values.iter().copied().fold(0.0, f64::max) * 1.5;
+    let lowest = values.iter().copied().fold(f64::INFINITY, f64::min);
+    let highest = values.iter().copied().fold(0.0, f64::max);
+    // The legend sits in the lower right: extend the log axis downwards by the share of the plot's height it
+    // takes, so it does not cover the lowest line.
+    let legend_share = ((implementations.len() as f64 * 18.0 + 24.0) / 470.0).min(0.5);
+    let decades = (1.5 * highest / lowest).log10();
+    let low = lowest / 10f64.powf(decades * legend_share / (1.0 - legend_share)).max(1.5);
+    let high = highest * 1.5;
 
     let mut chart = ChartBuilder::on(panel)
         .caption(
