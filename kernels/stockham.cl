@@ -4,112 +4,41 @@
  * (local x). The slot is loaded into local memory, transformed by NPASS self-sorting Stockham passes
  * (radix PR_q, span PL_q, twiddles at table offset PO_q), and stored. CPUs use P = 1 and VW = 8 or so:
  * every lane op is then a SIMD op and no barrier is needed. GPUs use VW = 1 and P > 1.
+ * Real transforms run here too: see access.cl for the element kinds and real.cl for the maths.
  *
  * Compile-time defines fix the shape of the code:
- *   N, NPASS, PR_q, PL_q, PO_q    transform length and pass plan (q = 1..NPASS)
+ *   N, NPASS, PR_q, PL_q, PO_q    complex transform length and pass plan (q = 1..NPASS)
  *   P, T, LPAD                    work-items per slot, slots per work-group, local padding (one vector
  *                                 every 2^LPAD breaks the cache-set conflicts of power-of-two strides)
  *   NBATCH                        batch dimensions
- *   IN_PLANAR, OUT_PLANAR         separate real and imaginary arrays
- *   IN_MODE, OUT_MODE             MODE_ROWS (element stride 1), MODE_COLS (lanes are neighbours along
- *                                 batch dimension 0, stride 1) or MODE_GATHER
+ *   IN_KIND, IN_PLANAR, IN_MODE, IN_COUNT     the input side (access.cl) and how many elements it holds
+ *   OUT_KIND, OUT_PLANAR, OUT_MODE, OUT_COUNT the output side
+ *   REAL_STAGE                    STAGE_NONE, STAGE_R2C_POST (IN_COUNT = N, OUT_COUNT = N + 1),
+ *                                 STAGE_C2R_PRE (IN_COUNT = N + 1), or STAGE_HERM_EXPAND (odd C2R: IN_COUNT = N/2 + 1, the rest
+ *                                 by Hermitian symmetry); RT_OFF locates the real-transform roots
  *   POST_TW                       0, or the four-step twiddle on output element k of a transform with batch
  *                                 coordinates c: w_n^e, e = c[PT_C] * (sum_d m_d c[d] + kmul k) mod n.
  *                                 POST_TW_LANES: e = (c0 + lane) kmul k, with a per-lane factor table.
  *   PT_OFF                        where the four-step tables start (after the pass twiddles)
- * Sizes and strides are runtime values in `params` (ulong, complex elements):
- *   P_IN_STRIDE, P_OUT_STRIDE, P_BATCH, P_TW_N (n), P_TW_KMUL, P_TW_SHIFT (log2 of the low table size),
- *   P_TW_HI (offset of the high table), P_TW_LANES (offset of the lane table), P_TW_C, then per batch
- *   dimension d at P_DIM + 4d: count, input stride, output stride, m_d.
+ * Sizes and strides are runtime values in `params` (layout.cl).
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
-#define LN (N + (N >> LPAD) + 1)
+#define LN (N + (N >> LPAD) + 2)
 
-#define MODE_GATHER 0
-#define MODE_ROWS 1
-#define MODE_COLS 2
+#define POST_TW_NONE 0
+#define POST_TW_LANES 1
+#define POST_TW_GENERAL 2
+
+#define STAGE_NONE 0
+#define STAGE_R2C_POST 1
+#define STAGE_C2R_PRE 2
+#define STAGE_HERM_EXPAND 3
 
 #if P > 1
 #define SLOT_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #else
 #define SLOT_BARRIER()
 #endif
-
-#if IN_PLANAR
-#define IN_RE(p) in_re[p]
-#define IN_IM(p) in_im[p]
-#else
-#define IN_RE(p) in_re[2 * (p)]
-#define IN_IM(p) in_re[2 * (p) + 1]
-#endif
-#if OUT_PLANAR
-#define OUT_RE(p) out_re[p]
-#define OUT_IM(p) out_im[p]
-#else
-#define OUT_RE(p) out_re[2 * (p)]
-#define OUT_IM(p) out_re[2 * (p) + 1]
-#endif
-
-#define POST_TW_NONE 0
-#define POST_TW_LANES 1
-#define POST_TW_GENERAL 2
-
-#define P_IN_STRIDE 0
-#define P_OUT_STRIDE 1
-#define P_BATCH 2
-#define P_TW_N 3
-#define P_TW_KMUL 4
-#define P_TW_SHIFT 5
-#define P_TW_HI 6
-#define P_TW_LANES 7
-#define P_TW_C 8
-#define P_DIM 9
-#define DIM_COUNT(d) params[P_DIM + 4 * (d)]
-#define DIM_IN(d) params[P_DIM + 4 * (d) + 1]
-#define DIM_OUT(d) params[P_DIM + 4 * (d) + 2]
-#define DIM_TW(d) params[P_DIM + 4 * (d) + 3]
-
-/* Coordinates of transform t along the batch dimensions, and its input and output offsets. */
-AI void transform_position(__global const ulong *params, IDX t, IDX *coord, IDX *in_off, IDX *out_off) {
-    IDX i = 0, o = 0;
-    UNROLL for (int d = 0; d < NBATCH; d++) {
-        IDX count = (IDX)DIM_COUNT(d);
-        coord[d] = t % count;
-        t /= count;
-        i += coord[d] * (IDX)DIM_IN(d);
-        o += coord[d] * (IDX)DIM_OUT(d);
-    }
-    *in_off = i;
-    *out_off = o;
-}
-
-/* Moves the coordinates one transform forward, carrying into outer dimensions. */
-AI void next_transform(__global const ulong *params, IDX *coord, IDX *in_off, IDX *out_off) {
-    UNROLL for (int d = 0; d < NBATCH; d++) {
-        coord[d]++;
-        *in_off += (IDX)DIM_IN(d);
-        *out_off += (IDX)DIM_OUT(d);
-        if (coord[d] < (IDX)DIM_COUNT(d))
-            return;
-        *in_off -= coord[d] * (IDX)DIM_IN(d);
-        *out_off -= coord[d] * (IDX)DIM_OUT(d);
-        coord[d] = 0;
-    }
-}
-
-/* (a * b) mod n without overflow for a, b < n < 2^63. */
-AI ulong mul_mod(ulong a, ulong b, ulong n) {
-    ulong hi = mul_hi(a, b), lo = a * b;
-    if (hi == 0)
-        return lo % n;
-    ulong r = 0;
-    for (int bit = 63; bit >= 0; bit--) {
-        r = (r << 1) % n;
-        if ((b >> bit) & 1)
-            r = (r + a) % n;
-    }
-    return r;
-}
 
 /* One Stockham pass: y[b*L + m*L/R + k] = sum_j w_R^(jm) w_L^(jk) x[g + j*N/R], g = b*L/R + k. */
 #define PASS(R, L, OFF, SRE, SIM, DRE, DIM)                                                         \
@@ -119,8 +48,8 @@ AI ulong mul_mod(ulong a, ulong b, ulong n) {
             const int k = g % Ls, b = g / Ls;                                                       \
             V xr[R], xi[R];                                                                         \
             UNROLL for (int j = 0; j < (R); j++) {                                                  \
-                xr[j] = SRE[LIX(g + j * (N / (R)))];                                                     \
-                xi[j] = SIM[LIX(g + j * (N / (R)))];                                                     \
+                xr[j] = SRE[LIX(g + j * (N / (R)))];                                                \
+                xi[j] = SIM[LIX(g + j * (N / (R)))];                                                \
             }                                                                                       \
             if (Ls > 1) {                                                                           \
                 UNROLL for (int j = 1; j < (R); j++) {                                              \
@@ -130,8 +59,8 @@ AI ulong mul_mod(ulong a, ulong b, ulong n) {
             }                                                                                       \
             CAT(fft, R)(xr, xi);                                                                    \
             UNROLL for (int m = 0; m < (R); m++) {                                                  \
-                DRE[LIX(b * (L) + m * Ls + k)] = xr[m];                                                  \
-                DIM[LIX(b * (L) + m * Ls + k)] = xi[m];                                                  \
+                DRE[LIX(b * (L) + m * Ls + k)] = xr[m];                                             \
+                DIM[LIX(b * (L) + m * Ls + k)] = xi[m];                                             \
             }                                                                                       \
         }                                                                                           \
         SLOT_BARRIER();                                                                             \
@@ -139,7 +68,6 @@ AI ulong mul_mod(ulong a, ulong b, ulong n) {
 
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
 
-/* Everything applied to output element k on its way out: four-step twiddle, scale, conjugation. */
 /* w_n^e from the two-level table: low bits index one table, high bits the other. */
 #define ROOT(e, wr, wi)                                                                             \
     do {                                                                                            \
@@ -148,6 +76,10 @@ AI ulong mul_mod(ulong a, ulong b, ulong n) {
         wr = lo_[0] * hi_[0] - lo_[1] * hi_[1];                                                     \
         wi = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                                     \
     } while (0)
+
+/* Lane factors w_n^(l kmul k) of POST_TW_LANES, stored per k as VW real parts then VW imaginary parts. */
+#define LANE_RE(p) VLOADV(p)
+#define LANE_IM(p) VLOADV((p) + VW)
 
 #if POST_TW
 /* Each lane's exponent advances by tw_step per output element k (k visited in increasing order). */
@@ -176,24 +108,39 @@ AI ulong mul_mod(ulong a, ulong b, ulong n) {
 #else
 #define POST_TWIDDLE(xr, xi, k)
 #endif
-#define FINISH(xr, xi, k)                                                                           \
+
+#if POST_TW && OUT_MODE == MODE_ROWS && P > 1
+#error "the four-step twiddle visits output elements in order; ROWS stores with P > 1 do not"
+#endif
+
+/* Output element k of the slot, as it leaves: real post-process, four-step twiddle, scale, conjugation. */
+#if REAL_STAGE == STAGE_R2C_POST
+#define RESULT(k, xr, xi)                                                                           \
     do {                                                                                            \
+        int a_ = (k) % N, b_ = (N - (k)) % N;                                                       \
+        HERMITIAN_COMBINE(fre[LIX(a_)], fim[LIX(a_)], fre[LIX(b_)], fim[LIX(b_)], k, K(0.5), xr, xi);                \
         POST_TWIDDLE(xr, xi, k);                                                                    \
         xr *= scale;                                                                                \
         xi *= scale * conj_out;                                                                     \
     } while (0)
+#else
+#define RESULT(k, xr, xi)                                                                           \
+    do {                                                                                            \
+        xr = fre[LIX(k)];                                                                           \
+        xi = fim[LIX(k)];                                                                           \
+        POST_TWIDDLE(xr, xi, k);                                                                    \
+        xr *= scale;                                                                                \
+        xi *= scale * conj_out;                                                                     \
+    } while (0)
+#endif
 
-/* Element n of every lane, from per-lane offsets: the general path. */
+/* Element n of every lane, one scalar per lane. */
 #define GATHER_IN(n, dre, dim)                                                                      \
     do {                                                                                            \
         REAL xr_[VW], xi_[VW];                                                                      \
-        UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            IDX p_ = ib[l_] + (IDX)(n) * in_stride;                                                 \
-            xr_[l_] = IN_RE(p_);                                                                    \
-            xi_[l_] = IN_IM(p_);                                                                    \
-        }                                                                                           \
+        UNROLL for (int l_ = 0; l_ < VW; l_++) IN_AT(ib[l_] + (IDX)(n) * in_stride, xr_[l_], xi_[l_]); \
         dre = VLOADV(xr_);                                                                          \
-        dim = VLOADV(xi_) * conj_in;                                                                \
+        dim = VLOADV(xi_) * conj_in;                                                              \
     } while (0)
 
 #define SCATTER_OUT(k, xr, xi)                                                                      \
@@ -202,41 +149,32 @@ AI ulong mul_mod(ulong a, ulong b, ulong n) {
         VSTOREV(xr, sr_);                                                                           \
         VSTOREV(xi, si_);                                                                           \
         UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            if (t0 + l_ < batch) {                                                                  \
-                IDX p_ = ob[l_] + (IDX)(k) * out_stride;                                            \
-                OUT_RE(p_) = sr_[l_];                                                               \
-                OUT_IM(p_) = si_[l_];                                                               \
-            }                                                                                       \
+            if (t0 + l_ < batch)                                                                    \
+                OUT_AT(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                           \
         }                                                                                           \
     } while (0)
-
-#if POST_TW && OUT_MODE == MODE_ROWS && P > 1
-#error "the four-step twiddle visits output elements in order; ROWS stores with P > 1 do not"
-#endif
-
-/* Lane factors w_n^(l kmul k) of POST_TW_LANES, stored per k as VW real parts then VW imaginary parts. */
-#define LANE_RE(p) VLOADV(p)
-#define LANE_IM(p) VLOADV((p) + VW)
 
 __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
               __global REAL *out_im, __global const REAL *tw, __global const ulong *params, const IDX in_off,
               const IDX out_off, const REAL conj_in, const REAL conj_out, const REAL scale) {
-#if IN_PLANAR
+    /* Buffer offsets are in each side's units: complex elements for interleaved data, reals otherwise. */
+#if IN_KIND == KIND_COMPLEX && !IN_PLANAR
+    in_re += 2 * in_off;
+#else
     in_re += in_off;
     in_im += in_off;
-#else
-    in_re += 2 * in_off;
 #endif
-#if OUT_PLANAR
+#if OUT_KIND == KIND_COMPLEX && !OUT_PLANAR
+    out_re += 2 * out_off;
+#else
     out_re += out_off;
     out_im += out_off;
-#else
-    out_re += 2 * out_off;
 #endif
     const int lid = get_local_id(0);
     const int sl = get_local_id(1);
     const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
+    const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
     const IDX batch = (IDX)params[P_BATCH];
     const IDX t0 = (IDX)get_global_id(1) * VW;
 
@@ -247,10 +185,9 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     IDX coord[NBATCH > 0 ? NBATCH : 1];
     IDX ib[VW], ob[VW];
     transform_position(params, t0 < batch ? t0 : batch - 1, coord, &ib[0], &ob[0]);
-    const IDX c0 = coord[0];
     /* The lanes are VW neighbours along batch dimension 0. */
 #if NBATCH > 0
-    const int lanes_adjacent = t0 + VW <= batch && c0 + VW <= (IDX)DIM_COUNT(0);
+    const int lanes_adjacent = t0 + VW <= batch && coord[0] + VW <= (IDX)DIM_COUNT(0);
 #else
     const int lanes_adjacent = 0;
 #endif
@@ -283,52 +220,64 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
     }
 
-    /* ---- load the slot into A ---- */
+    /* ---- load IN_COUNT elements into the load buffer ---- */
+#if REAL_STAGE == STAGE_C2R_PRE
+    __local V *lre_in = bre, *lim_in = bim;
+#else
+    __local V *lre_in = are, *lim_in = aim;
+#endif
 #if IN_MODE == MODE_ROWS && VW > 1
-    for (int n0 = lid * VW; n0 + VW <= N; n0 += P * VW) {
+    for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
         V xr[VW], xi[VW];
-        UNROLL for (int l = 0; l < VW; l++) {
-#if IN_PLANAR
-            xr[l] = VLOADV(in_re + ib[l] + n0);
-            xi[l] = VLOADV(in_im + ib[l] + n0);
-#else
-            __global const REAL *p = in_re + 2 * (ib[l] + n0);
-            V lo = VLOADV(p), hi = VLOADV(p + VW);
-            xr[l] = EVEN(lo, hi);
-            xi[l] = ODD(lo, hi);
-#endif
-        }
+        UNROLL for (int l = 0; l < VW; l++) IN_ROW(ib[l] + (IDX)n0 * in_stride, xr[l], xi[l]);
         TRANSPOSE(xr);
-        TRANSPOSE(xi);
+        TRANSPOSE_IN_IM(xi);
         UNROLL for (int q = 0; q < VW; q++) {
-            are[LIX(n0 + q)] = xr[q];
-            aim[LIX(n0 + q)] = xi[q] * conj_in;
+            lre_in[LIX(n0 + q)] = xr[q];
+            lim_in[LIX(n0 + q)] = xi[q] * conj_in;
         }
     }
-    for (int n = (N / VW) * VW + lid; n < N; n += P)
-        GATHER_IN(n, are[LIX(n)], aim[LIX(n)]);
+    for (int n = (IN_COUNT / VW) * VW + lid; n < IN_COUNT; n += P)
+        GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
 #elif IN_MODE == MODE_COLS && VW > 1
-    if (lanes_adjacent) {
-        for (int n = lid; n < N; n += P) {
-            IDX p = ib[0] + (IDX)n * in_stride;
-#if IN_PLANAR
-            are[LIX(n)] = VLOADV(in_re + p);
-            aim[LIX(n)] = VLOADV(in_im + p) * conj_in;
-#else
-            V lo = VLOADV(in_re + 2 * p), hi = VLOADV(in_re + 2 * p + VW);
-            are[LIX(n)] = EVEN(lo, hi);
-            aim[LIX(n)] = ODD(lo, hi) * conj_in;
-#endif
+    for (int n = lid; n < IN_COUNT; n += P) {
+        if (lanes_adjacent) {
+            V xr, xi;
+            IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
+            lre_in[LIX(n)] = xr;
+            lim_in[LIX(n)] = xi * conj_in;
+        } else {
+            GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
         }
-    } else {
-        for (int n = lid; n < N; n += P)
-            GATHER_IN(n, are[LIX(n)], aim[LIX(n)]);
     }
 #else
-    for (int n = lid; n < N; n += P)
-        GATHER_IN(n, are[LIX(n)], aim[LIX(n)]);
+    for (int n = lid; n < IN_COUNT; n += P)
+        GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
 #endif
     SLOT_BARRIER();
+
+#if REAL_STAGE == STAGE_C2R_PRE
+    /* conj(X_0..X_N) in B -> conj(Z'_0..Z'_N-1) in A (real.cl); DC and Nyquist are real by symmetry. */
+    for (int k = lid; k < N; k += P) {
+        V ar = bre[LIX(k)], ai = bim[LIX(k)], br = bre[LIX(N - k)], bi = bim[LIX(N - k)];
+        if (k == 0) {
+            ai = (V)(0);
+            bi = (V)(0);
+        }
+        HERMITIAN_COMBINE(ar, ai, br, bi, k, K(1.0), are[LIX(k)], aim[LIX(k)]);
+    }
+    SLOT_BARRIER();
+#elif REAL_STAGE == STAGE_HERM_EXPAND
+    /* X_n for n > N/2 is conj(X_N-n); the DC is real. (Loaded values already carry conj_in, and the
+     * relation holds for conjugates too.) */
+    for (int n = N / 2 + 1 + lid; n < N; n += P) {
+        are[LIX(n)] = are[LIX(N - n)];
+        aim[LIX(n)] = -aim[LIX(N - n)];
+    }
+    if (lid == 0)
+        aim[LIX(0)] = (V)(0);
+    SLOT_BARRIER();
+#endif
 
     /* ---- Stockham passes, alternating A -> B -> A ... ---- */
 #if NPASS >= 1
@@ -376,56 +325,36 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     __local V *fre = are, *fim = aim;
 #endif
 
-    /* ---- store the slot ---- */
+    /* ---- store OUT_COUNT elements ---- */
 #if OUT_MODE == MODE_ROWS && VW > 1
-    for (int k0 = lid * VW; k0 + VW <= N; k0 += P * VW) {
+    for (int k0 = lid * VW; k0 + VW <= OUT_COUNT; k0 += P * VW) {
         V xr[VW], xi[VW];
-        UNROLL for (int q = 0; q < VW; q++) {
-            xr[q] = fre[LIX(k0 + q)];
-            xi[q] = fim[LIX(k0 + q)];
-            FINISH(xr[q], xi[q], k0 + q);
-        }
+        UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);
         TRANSPOSE(xr);
         TRANSPOSE(xi);
         UNROLL for (int l = 0; l < VW; l++) {
-            if (t0 + l < batch) {
-#if OUT_PLANAR
-                VSTOREV(xr[l], out_re + ob[l] + k0);
-                VSTOREV(xi[l], out_im + ob[l] + k0);
-#else
-                __global REAL *p = out_re + 2 * (ob[l] + k0);
-                VSTOREV(INTERLEAVE_LO(xr[l], xi[l]), p);
-                VSTOREV(INTERLEAVE_HI(xr[l], xi[l]), p + VW);
-#endif
-            }
+            if (t0 + l < batch)
+                OUT_ROW(ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);
         }
     }
-    for (int k = (N / VW) * VW + lid; k < N; k += P) {
-        V xr = fre[LIX(k)], xi = fim[LIX(k)];
-        FINISH(xr, xi, k);
+    for (int k = (OUT_COUNT / VW) * VW + lid; k < OUT_COUNT; k += P) {
+        V xr, xi;
+        RESULT(k, xr, xi);
         SCATTER_OUT(k, xr, xi);
     }
 #elif OUT_MODE == MODE_COLS && VW > 1
-    for (int k = lid; k < N; k += P) {
-        V xr = fre[LIX(k)], xi = fim[LIX(k)];
-        FINISH(xr, xi, k);
-        if (lanes_adjacent) {
-            IDX p = ob[0] + (IDX)k * out_stride;
-#if OUT_PLANAR
-            VSTOREV(xr, out_re + p);
-            VSTOREV(xi, out_im + p);
-#else
-            VSTOREV(INTERLEAVE_LO(xr, xi), out_re + 2 * p);
-            VSTOREV(INTERLEAVE_HI(xr, xi), out_re + 2 * p + VW);
-#endif
-        } else {
+    for (int k = lid; k < OUT_COUNT; k += P) {
+        V xr, xi;
+        RESULT(k, xr, xi);
+        if (lanes_adjacent)
+            OUT_LANES(ob[0] + (IDX)k * out_stride, xr, xi);
+        else
             SCATTER_OUT(k, xr, xi);
-        }
     }
 #else
-    for (int k = lid; k < N; k += P) {
-        V xr = fre[LIX(k)], xi = fim[LIX(k)];
-        FINISH(xr, xi, k);
+    for (int k = lid; k < OUT_COUNT; k += P) {
+        V xr, xi;
+        RESULT(k, xr, xi);
         SCATTER_OUT(k, xr, xi);
     }
 #endif

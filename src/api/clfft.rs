@@ -697,6 +697,7 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             } else {
                 std::slice::from_raw_parts(outputBuffers, if p.settings().out_layout.is_planar() { 2 } else { 1 })
             };
+            let d = p.settings().effective_direction(d);
             let scale = p.settings().scale(d);
             p.bake(&queue)?;
             let baked = p.baked_mut().expect("baked above");

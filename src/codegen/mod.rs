@@ -1,6 +1,7 @@
 //! Execution-tree leaves become OpenCL programs: the sources in `kernels/` specialised by a block of
 //! `#define`s, plus the twiddle tables they read.
 
+pub mod edge;
 pub mod stockham;
 pub mod twiddle;
 
@@ -37,7 +38,107 @@ pub struct KernelSource {
 const COMMON_CL: &str = include_str!("../../kernels/common.cl");
 const LANES_CL: &str = include_str!("../../kernels/lanes.cl");
 const BUTTERFLIES_CL: &str = include_str!("../../kernels/butterflies.cl");
+const ACCESS_CL: &str = include_str!("../../kernels/access.cl");
+const LAYOUT_CL: &str = include_str!("../../kernels/layout.cl");
+const EDGE_CL: &str = include_str!("../../kernels/edge.cl");
+const REAL_CL: &str = include_str!("../../kernels/real.cl");
 const STOCKHAM_CL: &str = include_str!("../../kernels/stockham.cl");
+
+/// One kernel of a plan: a Stockham leaf or a real-transform edge pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelSpec {
+    Stockham(stockham::StockhamKernel),
+    Edge(edge::EdgeKernel),
+}
+
+impl KernelSpec {
+    pub fn source(&self) -> KernelSource {
+        match self {
+            KernelSpec::Stockham(k) => k.source(),
+            KernelSpec::Edge(k) => k.source(),
+        }
+    }
+
+    pub fn params(&self) -> Vec<u64> {
+        match self {
+            KernelSpec::Stockham(k) => k.params(),
+            KernelSpec::Edge(k) => k.params(),
+        }
+    }
+
+    pub fn twiddles(&self) -> Vec<(f64, f64)> {
+        match self {
+            KernelSpec::Stockham(k) => k.twiddles(),
+            KernelSpec::Edge(k) => k.twiddles(),
+        }
+    }
+
+    pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
+        match self {
+            KernelSpec::Stockham(k) => k.work_size(),
+            KernelSpec::Edge(k) => k.work_size(),
+        }
+    }
+
+    /// How far the kernel reaches into its input and its output buffer, in bytes from the offsets it is
+    /// given: every position it reads or writes lies below. Checked against the real buffers before launch.
+    pub fn reach_bytes(&self) -> (usize, usize) {
+        let (precision, input, output) = match self {
+            KernelSpec::Stockham(k) => (k.precision, k.reach_in(), k.reach_out()),
+            KernelSpec::Edge(k) => (k.precision, k.reach_in(), k.reach_out()),
+        };
+        (input.bytes(precision), output.bytes(precision))
+    }
+
+    pub fn wide_index(&self) -> bool {
+        match self {
+            KernelSpec::Stockham(k) => k.wide_index,
+            KernelSpec::Edge(k) => k.wide_index,
+        }
+    }
+}
+
+/// One past the furthest position a kernel touches on one side, in that side's element units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    pub positions: usize,
+    pub kind: stockham::ElementKind,
+    pub planar: bool,
+}
+
+impl Reach {
+    /// Positions of interleaved complex data are complex values; everything else counts reals.
+    pub fn bytes(&self, precision: Precision) -> usize {
+        let complex = self.kind == stockham::ElementKind::Complex && !self.planar;
+        self.positions
+            * if complex {
+                precision.complex_bytes()
+            } else {
+                precision.real_bytes()
+            }
+    }
+
+    /// The reach of `count` elements `stride` apart in every transform of `batch` (strides from `pick`).
+    pub fn of(
+        count: usize,
+        stride: usize,
+        batch: &[stockham::BatchDim],
+        pick: fn(&stockham::BatchDim) -> usize,
+        kind: stockham::ElementKind,
+        planar: bool,
+    ) -> Reach {
+        let half = match kind {
+            stockham::ElementKind::RealPairs { half } => half,
+            _ => 0,
+        };
+        let last = batch.iter().map(|d| (d.count - 1) * pick(d)).sum::<usize>() + (count.max(1) - 1) * stride + half;
+        Reach {
+            positions: last + 1,
+            kind,
+            planar,
+        }
+    }
+}
 
 /// Collects `#define NAME VALUE` lines ahead of the kernel files.
 #[derive(Default)]

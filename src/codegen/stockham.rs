@@ -1,7 +1,10 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
 use super::twiddle::{stockham_offsets, stockham_table, unit_root};
-use super::{Defines, KernelSource, Precision, BUTTERFLIES_CL, COMMON_CL, LANES_CL, STOCKHAM_CL};
+use super::{
+    Defines, KernelSource, Precision, Reach, ACCESS_CL, BUTTERFLIES_CL, COMMON_CL, LANES_CL, LAYOUT_CL, REAL_CL,
+    STOCKHAM_CL,
+};
 
 /// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
 pub const RADICES: [usize; 9] = [2, 3, 4, 5, 7, 8, 11, 13, 16];
@@ -26,6 +29,30 @@ pub struct PostTwiddle {
     pub base_muls: Vec<usize>,
 }
 
+/// What one side of a kernel holds (see `kernels/access.cl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElementKind {
+    /// Complex values; positions in complex units.
+    Complex,
+    /// An even-length real sequence read or written as half as many complex values (x_2n, x_2n+1);
+    /// positions in real units, `half` apart within a pair.
+    RealPairs { half: usize },
+    /// Real values (imaginary part zero on input, dropped on output).
+    Real,
+}
+
+/// The real-transform stage fused into the kernel (`kernels/real.cl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RealStage {
+    None,
+    /// R2C of length 2n: the n-point FFT of the pairs, then the n + 1 Hermitian outputs.
+    R2cPost,
+    /// C2R of length 2n: n + 1 Hermitian inputs, pre-processed, then the n-point inverse into pairs.
+    C2rPre,
+    /// C2R of odd length n: n/2 + 1 inputs, the rest by Hermitian symmetry.
+    HermExpand,
+}
+
 /// Everything that specialises one Stockham kernel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StockhamKernel {
@@ -47,6 +74,12 @@ pub struct StockhamKernel {
     pub batch: Vec<BatchDim>,
     pub in_planar: bool,
     pub out_planar: bool,
+    pub in_kind: ElementKind,
+    pub out_kind: ElementKind,
+    pub real_stage: RealStage,
+    /// Elements read from each input transform and written to each output transform.
+    pub in_count: usize,
+    pub out_count: usize,
     /// Four-step twiddle applied to each output element.
     pub post_twiddle: Option<PostTwiddle>,
     /// Offsets may exceed 2^32 elements.
@@ -66,6 +99,28 @@ impl StockhamKernel {
         self.batch.iter().map(|d| d.count).product()
     }
 
+    pub fn reach_in(&self) -> Reach {
+        Reach::of(
+            self.in_count,
+            self.in_stride,
+            &self.batch,
+            |d| d.in_stride,
+            self.in_kind,
+            self.in_planar,
+        )
+    }
+
+    pub fn reach_out(&self) -> Reach {
+        Reach::of(
+            self.out_count,
+            self.out_stride,
+            &self.batch,
+            |d| d.out_stride,
+            self.out_kind,
+            self.out_planar,
+        )
+    }
+
     /// Global and local work sizes: x spans the work-items of a slot, y the slots.
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
         let slots = self.transforms().div_ceil(self.lanes);
@@ -79,8 +134,13 @@ impl StockhamKernel {
         2 * slots * padded * lanes * precision.complex_bytes()
     }
 
-    fn mode(&self, stride: usize, batch0_stride: Option<usize>) -> u8 {
-        if self.lanes > 1 && stride == 1 {
+    fn mode(&self, kind: ElementKind, stride: usize, batch0_stride: Option<usize>) -> u8 {
+        let unit = match kind {
+            ElementKind::RealPairs { half: 1 } => 2,
+            ElementKind::RealPairs { .. } => 0,
+            _ => 1,
+        };
+        if self.lanes > 1 && stride == unit {
             MODE_ROWS
         } else if self.lanes > 1 && batch0_stride == Some(1) {
             MODE_COLS
@@ -114,16 +174,30 @@ impl StockhamKernel {
             .set("NBATCH", self.batch.len())
             .flag("IN_PLANAR", self.in_planar)
             .flag("OUT_PLANAR", self.out_planar)
+            .set("IN_KIND", kind_code(self.in_kind))
+            .set("OUT_KIND", kind_code(self.out_kind))
             .set(
                 "IN_MODE",
-                self.mode(self.in_stride, self.batch.first().map(|b| b.in_stride)),
+                self.mode(self.in_kind, self.in_stride, self.batch.first().map(|b| b.in_stride)),
             )
             .set(
                 "OUT_MODE",
-                self.mode(self.out_stride, self.batch.first().map(|b| b.out_stride)),
+                self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)),
+            )
+            .set("IN_COUNT", self.in_count)
+            .set("OUT_COUNT", self.out_count)
+            .set(
+                "REAL_STAGE",
+                match self.real_stage {
+                    RealStage::None => 0,
+                    RealStage::R2cPost => 1,
+                    RealStage::C2rPre => 2,
+                    RealStage::HermExpand => 3,
+                },
             )
             .set("POST_TW", self.post_twiddle_mode())
-            .set("PT_OFF", stockham_table_len(&self.radices));
+            .set("PT_OFF", stockham_table_len(&self.radices))
+            .set("RT_OFF", stockham_table_len(&self.radices));
         let offsets = stockham_offsets(&self.radices);
         let mut span = 1;
         for (q, (&radix, &offset)) in self.radices.iter().zip(&offsets).enumerate() {
@@ -134,44 +208,30 @@ impl StockhamKernel {
         }
         KernelSource {
             entry: "fftx_stockham",
-            source: d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, STOCKHAM_CL]),
+            source: d.program(&[
+                COMMON_CL,
+                LANES_CL,
+                BUTTERFLIES_CL,
+                ACCESS_CL,
+                LAYOUT_CL,
+                REAL_CL,
+                STOCKHAM_CL,
+            ]),
             options: String::new(),
         }
     }
 
-    /// The runtime sizes and strides the kernel reads (layout documented in `kernels/stockham.cl`).
+    /// The runtime sizes and strides the kernel reads (layout documented in `kernels/layout.cl`).
     pub fn params(&self) -> Vec<u64> {
-        let (modulus, kmul, c_dim) = match &self.post_twiddle {
-            Some(pt) => (pt.modulus, pt.k_mul % pt.modulus, pt.c_dim),
-            None => (1, 0, 0),
-        };
         let tables = self.post_twiddle_tables();
-        let mut p = vec![
-            self.in_stride as u64,
-            self.out_stride as u64,
-            self.transforms() as u64,
-            modulus as u64,
-            kmul as u64,
-            tables.shift as u64,
-            tables.hi_offset as u64,
-            tables.lanes_offset as u64,
-            c_dim as u64,
-        ];
-        for (i, dim) in self.batch.iter().enumerate() {
-            let m = self
-                .post_twiddle
-                .as_ref()
-                .and_then(|pt| pt.base_muls.get(i))
-                .copied()
-                .unwrap_or(0);
-            p.extend([
-                dim.count as u64,
-                dim.in_stride as u64,
-                dim.out_stride as u64,
-                (m % modulus) as u64,
-            ]);
-        }
-        p
+        layout_params(
+            self.in_stride,
+            self.out_stride,
+            self.in_kind,
+            self.out_kind,
+            &self.batch,
+            self.post_twiddle.as_ref().map(|pt| (pt, tables)),
+        )
     }
 
     /// Where the four-step tables sit after the pass twiddles.
@@ -198,6 +258,10 @@ impl StockhamKernel {
     /// and, in the lane form, w_n^(l kmul k) for every k and lane (real parts, then imaginary parts).
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
         let mut table = stockham_table(&self.radices);
+        if matches!(self.real_stage, RealStage::R2cPost | RealStage::C2rPre) {
+            // The pre/post-process roots w_2n^k, k = 0..n; a real stage never comes with a four-step twiddle.
+            table.extend((0..=self.n as u64).map(|k| unit_root(k, 2 * self.n as u64)));
+        }
         if let Some(pt) = &self.post_twiddle {
             let (shift, lo, hi) = split_table_shape(pt.modulus);
             let n = pt.modulus as u64;
@@ -219,7 +283,59 @@ impl StockhamKernel {
     }
 }
 
-struct PostTwiddleTables {
+/// The `params` layout of `kernels/layout.cl`, shared by every batched kernel.
+pub(crate) fn layout_params(
+    in_stride: usize,
+    out_stride: usize,
+    in_kind: ElementKind,
+    out_kind: ElementKind,
+    batch: &[BatchDim],
+    post_twiddle: Option<(&PostTwiddle, PostTwiddleTables)>,
+) -> Vec<u64> {
+    let (modulus, kmul, c_dim, tables) = match &post_twiddle {
+        Some((pt, t)) => (pt.modulus, pt.k_mul % pt.modulus, pt.c_dim, *t),
+        None => (
+            1,
+            0,
+            0,
+            PostTwiddleTables {
+                shift: 0,
+                hi_offset: 0,
+                lanes_offset: 0,
+            },
+        ),
+    };
+    let mut p = vec![
+        in_stride as u64,
+        out_stride as u64,
+        batch.iter().map(|d| d.count).product::<usize>() as u64,
+        modulus as u64,
+        kmul as u64,
+        tables.shift as u64,
+        tables.hi_offset as u64,
+        tables.lanes_offset as u64,
+        c_dim as u64,
+        half_of(in_kind) as u64,
+        half_of(out_kind) as u64,
+    ];
+    for (i, dim) in batch.iter().enumerate() {
+        let m = post_twiddle
+            .as_ref()
+            .and_then(|(pt, _)| pt.base_muls.get(i))
+            .copied()
+            .unwrap_or(0);
+        p.extend([
+            dim.count as u64,
+            dim.in_stride as u64,
+            dim.out_stride as u64,
+            (m % modulus) as u64,
+        ]);
+    }
+    p
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PostTwiddleTables {
     shift: u32,
     hi_offset: usize,
     lanes_offset: usize,
@@ -234,6 +350,21 @@ fn split_table_shape(n: usize) -> (u32, usize, usize) {
 
 fn mul_mod(a: u64, b: u64, n: u64) -> u64 {
     ((a as u128 * b as u128) % n as u128) as u64
+}
+
+pub(crate) fn kind_code(kind: ElementKind) -> u8 {
+    match kind {
+        ElementKind::Complex => 0,
+        ElementKind::RealPairs { .. } => 1,
+        ElementKind::Real => 2,
+    }
+}
+
+fn half_of(kind: ElementKind) -> usize {
+    match kind {
+        ElementKind::RealPairs { half } => half,
+        _ => 0,
+    }
 }
 
 fn stockham_table_len(radices: &[usize]) -> usize {
@@ -269,6 +400,11 @@ mod tests {
             }],
             in_planar: false,
             out_planar: false,
+            in_kind: ElementKind::Complex,
+            out_kind: ElementKind::Complex,
+            real_stage: RealStage::None,
+            in_count: n,
+            out_count: n,
             post_twiddle: Some(PostTwiddle {
                 modulus: 4 * n,
                 c_dim: 0,

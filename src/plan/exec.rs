@@ -4,7 +4,7 @@ use super::{Direction, Settings};
 use crate::codegen::{KernelSource, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
-use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem};
+use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
 
@@ -19,6 +19,9 @@ struct Launch {
     src_offset: usize,
     dst_offset: usize,
     wide_index: bool,
+    /// Bytes the kernel reaches into each plane of its source and destination, offsets included.
+    src_reach: usize,
+    dst_reach: usize,
 }
 
 pub struct Baked {
@@ -36,20 +39,26 @@ pub struct Baked {
     own_tmp: Option<Buffer>,
 }
 
-/// Bytes one plane of a buffer must hold for `layout` over `lengths` and `batch`.
-fn plane_bytes(layout: &BufferLayout, lengths: &[usize], batch: usize, precision: Precision) -> usize {
+/// Bytes one plane of a buffer must hold: real data over the real lengths, complex data (interleaved or
+/// one plane of planar) over the complex lengths.
+fn plane_bytes(problem: &Problem, layout: &BufferLayout, real: bool) -> usize {
+    let lengths = if real {
+        problem.lengths.clone()
+    } else {
+        problem.complex_lengths()
+    };
     let last = lengths
         .iter()
         .zip(&layout.strides)
         .map(|(l, s)| (l - 1) * s)
         .sum::<usize>()
-        + (batch - 1) * layout.dist;
-    (last + 1)
-        * if layout.planar {
-            precision.real_bytes()
-        } else {
-            precision.complex_bytes()
-        }
+        + (problem.batch - 1) * layout.dist;
+    let unit = if real || layout.planar {
+        problem.precision.real_bytes()
+    } else {
+        problem.precision.complex_bytes()
+    };
+    (last + 1) * unit
 }
 
 impl Baked {
@@ -84,7 +93,11 @@ impl Baked {
         let mut launches = Vec::with_capacity(exec.steps.len());
         for ((step, source), program) in exec.steps.iter().zip(&sources).zip(&programs) {
             let (global, local) = step.kernel.work_size();
+            let (src_reach, dst_reach) = step.kernel.reach_bytes();
+            let offset_bytes = |b: BufRef| exec.offset(b) * settings.precision.complex_bytes();
             launches.push(Launch {
+                src_reach: src_reach + offset_bytes(step.src),
+                dst_reach: dst_reach + offset_bytes(step.dst),
                 kernel: Kernel::create(program, source.entry)?,
                 table: upload_table(&context, &step.kernel.twiddles(), settings.precision)?,
                 params: Buffer::with_data(&context, &step.kernel.params())?,
@@ -94,7 +107,7 @@ impl Baked {
                 dst: step.dst,
                 src_offset: exec.offset(step.src),
                 dst_offset: exec.offset(step.dst),
-                wide_index: step.kernel.wide_index,
+                wide_index: step.kernel.wide_index(),
             });
         }
         let precision = settings.precision;
@@ -102,8 +115,8 @@ impl Baked {
             device: device.id,
             context,
             precision,
-            in_bytes: plane_bytes(&problem.input, &problem.lengths, problem.batch, precision),
-            out_bytes: plane_bytes(&problem.output, &problem.lengths, problem.batch, precision),
+            in_bytes: plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C),
+            out_bytes: plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R),
             in_planar: problem.input.planar,
             out_planar: problem.output.planar,
             in_place: problem.in_place,
@@ -148,9 +161,34 @@ impl Baked {
             );
         }
         let output = if self.in_place { input } else { output };
-        let inputs = self.planes(input, self.in_planar, self.in_bytes, "input")?;
-        let outputs = self.planes(output, self.out_planar, self.out_bytes, "output")?;
-        let tmp = self.scratch(tmp)?;
+        let (inputs, in_size) = self.planes(input, self.in_planar, self.in_bytes, "input")?;
+        let (outputs, out_size) = self.planes(output, self.out_planar, self.out_bytes, "output")?;
+        let (tmp, tmp_size) = self.scratch(tmp)?;
+        let size = |b: BufRef| match b {
+            BufRef::Input => in_size,
+            BufRef::Output => out_size,
+            BufRef::Tmp(_) => tmp_size,
+        };
+        // A planner mistake must never become an out-of-bounds write in the caller's memory.
+        if let Some((i, l)) = self
+            .launches
+            .iter()
+            .enumerate()
+            .find(|(_, l)| l.src_reach > size(l.src) || l.dst_reach > size(l.dst))
+        {
+            return fail(
+                ErrorKind::Bugcheck,
+                format!(
+                    "step {i} would reach {} bytes of {:?} ({} there) and {} of {:?} ({} there)",
+                    l.src_reach,
+                    l.src,
+                    size(l.src),
+                    l.dst_reach,
+                    l.dst,
+                    size(l.dst)
+                ),
+            );
+        }
         let buffers = |b: BufRef| -> [RawMem; 2] {
             match b {
                 BufRef::Input => inputs,
@@ -204,8 +242,9 @@ impl Baked {
         previous.ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))
     }
 
-    /// The one or two planes of a user buffer set, checked against the bytes the plan reaches.
-    fn planes(&self, given: &[RawMem], planar: bool, bytes: usize, what: &str) -> Result<[RawMem; 2]> {
+    /// The one or two planes of a user buffer set, checked against the bytes the plan reaches, and the
+    /// size of the smaller plane.
+    fn planes(&self, given: &[RawMem], planar: bool, bytes: usize, what: &str) -> Result<([RawMem; 2], usize)> {
         let needed = if planar { 2 } else { 1 };
         if given.len() < needed || given[..needed].iter().any(|m| m.is_null()) {
             return fail(
@@ -213,6 +252,7 @@ impl Baked {
                 format!("the {what} needs {needed} buffer(s) for its layout, and got fewer"),
             );
         }
+        let mut smallest = usize::MAX;
         for &mem in &given[..needed] {
             let size = Buffer::size_of_raw(mem)
                 .map_err(|e| crate::error::Error::new(ErrorKind::InvalidMemObject, format!("{what} buffer: {e}")))?;
@@ -222,18 +262,23 @@ impl Baked {
                     format!("the {what} buffer holds {size} bytes; the plan reaches {bytes}"),
                 );
             }
+            smallest = smallest.min(size);
         }
-        Ok(if planar {
-            [given[0], given[1]]
-        } else {
-            [given[0], given[0]]
-        })
+        Ok((
+            if planar {
+                [given[0], given[1]]
+            } else {
+                [given[0], given[0]]
+            },
+            smallest,
+        ))
     }
 
-    /// The scratch buffer: the caller's if given (and large enough), otherwise the plan's own, allocated once.
-    fn scratch(&mut self, given: Option<RawMem>) -> Result<RawMem> {
+    /// The scratch buffer and its size: the caller's if given (and large enough), otherwise the plan's own,
+    /// allocated once.
+    fn scratch(&mut self, given: Option<RawMem>) -> Result<(RawMem, usize)> {
         if self.tmp_bytes == 0 {
-            return Ok(std::ptr::null_mut());
+            return Ok((std::ptr::null_mut(), 0));
         }
         if let Some(mem) = given.filter(|m| !m.is_null()) {
             let size = Buffer::size_of_raw(mem)?;
@@ -246,12 +291,15 @@ impl Baked {
                     ),
                 );
             }
-            return Ok(mem);
+            return Ok((mem, size));
         }
         if self.own_tmp.is_none() {
             self.own_tmp = Some(Buffer::create(&self.context, self.tmp_bytes)?);
         }
-        Ok(self.own_tmp.as_ref().map(|b| b.raw()).unwrap_or(std::ptr::null_mut()))
+        Ok((
+            self.own_tmp.as_ref().map(|b| b.raw()).unwrap_or(std::ptr::null_mut()),
+            self.tmp_bytes,
+        ))
     }
 }
 

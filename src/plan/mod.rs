@@ -7,7 +7,7 @@ pub mod registry;
 
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
-use crate::planner::{BufferLayout, Problem};
+use crate::planner::{BufferLayout, Problem, TransformKind};
 use crate::runtime::Context;
 pub use exec::Baked;
 
@@ -35,10 +35,6 @@ impl Layout {
 
     pub fn is_planar(self) -> bool {
         matches!(self, Layout::ComplexPlanar | Layout::HermitianPlanar)
-    }
-
-    fn is_complex(self) -> bool {
-        matches!(self, Layout::ComplexInterleaved | Layout::ComplexPlanar)
     }
 }
 
@@ -122,6 +118,29 @@ impl Settings {
         grow(&mut self.out_strides, &next_stride);
     }
 
+    /// The kind of transform the layouts describe.
+    pub fn kind(&self) -> Result<TransformKind> {
+        use Layout::*;
+        match (self.in_layout, self.out_layout) {
+            (ComplexInterleaved | ComplexPlanar, ComplexInterleaved | ComplexPlanar) => Ok(TransformKind::C2C),
+            (Real, HermitianInterleaved | HermitianPlanar) => Ok(TransformKind::R2C),
+            (HermitianInterleaved | HermitianPlanar, Real) => Ok(TransformKind::C2R),
+            (i, o) => fail(
+                ErrorKind::NotImplemented,
+                format!("no transform goes from layout {i:?} to {o:?}"),
+            ),
+        }
+    }
+
+    /// The direction a transform runs in: real input is always forward, real output always backward.
+    pub fn effective_direction(&self, asked: Direction) -> Direction {
+        match self.kind() {
+            Ok(TransformKind::R2C) => Direction::Forward,
+            Ok(TransformKind::C2R) => Direction::Backward,
+            _ => asked,
+        }
+    }
+
     /// The transform this plan describes, validated, as the planner sees it.
     pub fn problem(&self) -> Result<Problem> {
         let dim = self.dim();
@@ -134,12 +153,7 @@ impl Settings {
         if self.batch == 0 {
             return fail(ErrorKind::InvalidArgValue, "batch size is zero");
         }
-        if !self.in_layout.is_complex() || !self.out_layout.is_complex() {
-            return fail(
-                ErrorKind::NotImplemented,
-                "real and Hermitian layouts are not supported yet",
-            );
-        }
+        let kind = self.kind()?;
         let strides = |given: &[usize]| -> Result<Vec<usize>> {
             let mut s = given.to_vec();
             s.truncate(dim);
@@ -155,24 +169,13 @@ impl Settings {
         let in_strides = strides(&self.in_strides)?;
         let mut out_strides = strides(&self.out_strides)?;
         if self.in_place {
-            if in_strides != out_strides || self.in_dist != self.out_dist {
-                return fail(
-                    ErrorKind::InvalidPlan,
-                    "in-place transforms need equal input and output strides and distances",
-                );
-            }
-            if self.in_layout != self.out_layout {
-                return fail(
-                    ErrorKind::InvalidPlan,
-                    "in-place transforms need the same input and output layout",
-                );
-            }
+            self.check_in_place(kind, &in_strides, &out_strides)?;
         }
         if self.transposed {
-            if dim != 2 {
+            if dim != 2 || kind != TransformKind::C2C {
                 return fail(
                     ErrorKind::TransposedNotImplemented,
-                    "a transposed result is only available for 2D plans",
+                    "a transposed result is only available for 2D complex plans",
                 );
             }
             if self.in_place {
@@ -187,12 +190,16 @@ impl Settings {
         if self.batch > 1 && (self.in_dist == 0 || self.out_dist == 0) {
             return fail(ErrorKind::InvalidArgValue, "a batch distance is zero");
         }
-        // Length-1 axes carry no work; drop them as clFFT does (keeping one axis).
-        let keep: Vec<usize> = (0..dim).filter(|&a| self.lengths[a] > 1).collect();
+        // Length-1 axes carry no work; drop them as clFFT does (keeping the real axis of real transforms,
+        // and at least one axis).
+        let keep: Vec<usize> = (0..dim)
+            .filter(|&a| self.lengths[a] > 1 || (a == 0 && kind != TransformKind::C2C))
+            .collect();
         let keep = if keep.is_empty() { vec![0] } else { keep };
         let pick = |v: &[usize]| keep.iter().map(|&a| v[a]).collect::<Vec<_>>();
         Ok(Problem {
             precision: self.precision,
+            kind,
             lengths: pick(&self.lengths),
             batch: self.batch,
             input: BufferLayout {
@@ -207,6 +214,43 @@ impl Settings {
             },
             in_place: self.in_place,
         })
+    }
+
+    /// In place, every transform must read and write the same storage: equal layouts for complex data; for
+    /// real data, rows of reals that coincide with rows of complex values (real strides twice the complex
+    /// ones beyond axis 0, unit strides along it), as clFFT and FFTW lay out padded real arrays.
+    fn check_in_place(&self, kind: TransformKind, in_strides: &[usize], out_strides: &[usize]) -> Result<()> {
+        if self.in_layout == Layout::HermitianPlanar || self.out_layout == Layout::HermitianPlanar {
+            return fail(
+                ErrorKind::InvalidPlan,
+                "in-place transforms cannot use a planar Hermitian layout",
+            );
+        }
+        let (real, complex, real_dist, complex_dist) = match kind {
+            TransformKind::C2C => {
+                if in_strides != out_strides || self.in_dist != self.out_dist || self.in_layout != self.out_layout {
+                    return fail(
+                        ErrorKind::InvalidPlan,
+                        "in-place transforms need equal input and output layouts, strides and distances",
+                    );
+                }
+                return Ok(());
+            }
+            TransformKind::R2C => (in_strides, out_strides, self.in_dist, self.out_dist),
+            TransformKind::C2R => (out_strides, in_strides, self.out_dist, self.in_dist),
+        };
+        let rows_coincide = real[0] == 1
+            && complex[0] == 1
+            && real[1..].iter().zip(&complex[1..]).all(|(r, c)| *r == 2 * c)
+            && (self.batch == 1 || real_dist == 2 * complex_dist);
+        if !rows_coincide {
+            return fail(
+                ErrorKind::InvalidPlan,
+                "an in-place real transform needs unit strides along axis 0 and real strides and distance twice the \
+                 complex ones (rows padded to 2 (N/2 + 1) reals)",
+            );
+        }
+        Ok(())
     }
 
     pub fn scale(&self, direction: Direction) -> f64 {

@@ -26,22 +26,21 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
 
     let mut col_batch = vec![LogicalDim { count: rows, ..f }];
     col_batch.extend(job.batch.iter().copied());
+    let columns_fft = LogicalDim {
+        count: columns,
+        axis: f.axis,
+        in_mul: f.in_mul * rows,
+        out_mul: f.out_mul * rows,
+    };
     let columns_job = Job {
-        fft: LogicalDim {
-            count: columns,
-            axis: f.axis,
-            in_mul: f.in_mul * rows,
-            out_mul: f.out_mul * rows,
-        },
-        batch: col_batch,
         post_twiddle: Some(PostTwiddle {
             modulus: n,
             c_dim: 0,
             k_mul: 1,
             base_muls: vec![],
         }),
-        src: job.src,
-        dst: scratch,
+        in_side: job.in_side,
+        ..Job::complex(columns_fft, col_batch, job.src, scratch)
     };
 
     // Scratch is addressed like the destination, so pass 2 reads every dimension with output multipliers.
@@ -67,17 +66,16 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
             base_muls,
         }
     });
+    let rows_fft = LogicalDim {
+        count: rows,
+        axis: f.axis,
+        in_mul: f.out_mul,
+        out_mul: f.out_mul * columns,
+    };
     let rows_job = Job {
-        fft: LogicalDim {
-            count: rows,
-            axis: f.axis,
-            in_mul: f.out_mul,
-            out_mul: f.out_mul * columns,
-        },
-        batch: row_batch,
         post_twiddle,
-        src: scratch,
-        dst: job.dst,
+        out_side: job.out_side,
+        ..Job::complex(rows_fft, row_batch, scratch, job.dst)
     };
 
     let children = vec![ctx.plan_job(columns_job)?, ctx.plan_job(rows_job)?];

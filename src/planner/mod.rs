@@ -3,22 +3,26 @@
 //! The planner works on *jobs*: a batch of 1D FFTs along one axis, described in logical terms (a count and
 //! a multiplier of some axis's stride in each buffer), so that the same job can be resolved against the
 //! user's input and output layouts or the packed scratch layout. A job that fits one kernel becomes a
-//! Stockham leaf; a longer one is split by four-step into two jobs, recursively.
+//! Stockham leaf; a longer one is split by four-step into two jobs, recursively. Real transforms add a
+//! real stage along axis 0, fused into the leaf or, for long axes, run as an edge pass of its own.
 
 pub mod factor;
 mod fourstep;
 pub mod leaf;
 mod multidim;
+mod real;
 pub mod tree;
 
-use crate::codegen::stockham::{BatchDim, PostTwiddle, StockhamKernel};
-use crate::codegen::Precision;
+use crate::codegen::edge::{EdgeKernel, EdgeOp};
+use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
+use crate::codegen::{KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::runtime::DeviceInfo;
 use std::borrow::Cow;
 pub use tree::Node;
 
-/// How one buffer is addressed: stride per axis and distance between batch entries, in complex elements.
+/// How one buffer is addressed: stride per axis and distance between batch entries, in that buffer's
+/// element units (reals for real data, complex values otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BufferLayout {
     pub strides: Vec<usize>,
@@ -50,7 +54,7 @@ impl BufferLayout {
     }
 }
 
-/// A buffer a step reads or writes. Scratch regions each hold one packed copy of the data.
+/// A buffer a step reads or writes. Scratch regions each hold one packed complex copy of the data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BufRef {
     Input,
@@ -58,11 +62,21 @@ pub enum BufRef {
     Tmp(usize),
 }
 
-/// A complex-to-complex transform as the planner sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransformKind {
+    C2C,
+    /// Real input, Hermitian output (forward).
+    R2C,
+    /// Hermitian input, real output (backward).
+    C2R,
+}
+
+/// A transform as the planner sees it.
 #[derive(Debug, Clone)]
 pub struct Problem {
     pub precision: Precision,
-    /// Lengths, fastest axis first.
+    pub kind: TransformKind,
+    /// Lengths, fastest axis first; for real transforms `lengths[0]` is the real length.
     pub lengths: Vec<usize>,
     pub batch: usize,
     pub input: BufferLayout,
@@ -72,16 +86,35 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// Complex elements in one packed copy of the data.
+    /// Lengths of the complex data: a Hermitian axis 0 keeps lengths[0] / 2 + 1 values.
+    pub fn complex_lengths(&self) -> Vec<usize> {
+        let mut l = self.lengths.clone();
+        if self.kind != TransformKind::C2C {
+            l[0] = l[0] / 2 + 1;
+        }
+        l
+    }
+
+    /// Lengths of the scratch layout: the complex data, with a whole odd real axis (an odd real transform
+    /// runs as a full complex one).
+    fn work_lengths(&self) -> Vec<usize> {
+        let mut l = self.complex_lengths();
+        if self.kind != TransformKind::C2C && self.lengths[0] % 2 == 1 {
+            l[0] = self.lengths[0];
+        }
+        l
+    }
+
+    /// Complex elements in one scratch region.
     pub fn elements(&self) -> usize {
-        self.lengths.iter().product::<usize>() * self.batch
+        self.work_lengths().iter().product::<usize>() * self.batch
     }
 
     fn layout(&self, buffer: BufRef) -> Cow<'_, BufferLayout> {
         match buffer {
             BufRef::Input => Cow::Borrowed(&self.input),
             BufRef::Output => Cow::Borrowed(&self.output),
-            BufRef::Tmp(_) => Cow::Owned(BufferLayout::packed(&self.lengths)),
+            BufRef::Tmp(_) => Cow::Owned(BufferLayout::packed(&self.work_lengths())),
         }
     }
 }
@@ -89,7 +122,7 @@ impl Problem {
 /// One kernel launch and the buffers it connects.
 #[derive(Debug, Clone)]
 pub struct Step {
-    pub kernel: StockhamKernel,
+    pub kernel: KernelSpec,
     pub src: BufRef,
     pub dst: BufRef,
 }
@@ -161,6 +194,14 @@ struct LogicalDim {
     out_mul: usize,
 }
 
+/// What a job's elements are on one side. Pairs are counted in pairs: every stride along axis 0 doubles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Complex,
+    RealPairs,
+    Real,
+}
+
 /// A batch of 1D FFTs: `fft` is the transformed dimension, `batch` the others, dimension 0 innermost.
 #[derive(Debug, Clone)]
 struct Job {
@@ -169,6 +210,30 @@ struct Job {
     post_twiddle: Option<PostTwiddle>,
     src: BufRef,
     dst: BufRef,
+    in_side: Side,
+    out_side: Side,
+    stage: RealStage,
+    /// Elements read per input transform and written per output transform.
+    in_count: usize,
+    out_count: usize,
+}
+
+impl Job {
+    /// A complex-to-complex job of `fft.count` points.
+    fn complex(fft: LogicalDim, batch: Vec<LogicalDim>, src: BufRef, dst: BufRef) -> Job {
+        Job {
+            fft,
+            batch,
+            post_twiddle: None,
+            src,
+            dst,
+            in_side: Side::Complex,
+            out_side: Side::Complex,
+            stage: RealStage::None,
+            in_count: fft.count,
+            out_count: fft.count,
+        }
+    }
 }
 
 struct Ctx<'a> {
@@ -176,6 +241,14 @@ struct Ctx<'a> {
     device: &'a DeviceInfo,
     steps: Vec<Step>,
     tmp_regions: usize,
+}
+
+/// Physical strides of a job's dimensions on one side.
+struct Resolved {
+    fft: usize,
+    batch: Vec<usize>,
+    kind: ElementKind,
+    planar: bool,
 }
 
 impl Ctx<'_> {
@@ -186,13 +259,71 @@ impl Ctx<'_> {
         BufRef::Tmp(region)
     }
 
+    fn max_leaf(&self) -> usize {
+        leaf::max_leaf(self.device, self.problem.precision)
+    }
+
     /// A leaf for the job if one kernel can take it, otherwise a four-step decomposition.
     fn plan_job(&mut self, job: Job) -> Result<Node> {
-        if job.fft.count <= leaf::max_leaf(self.device, self.problem.precision) {
+        if job.fft.count <= self.max_leaf() {
             self.leaf(job)
+        } else if job.stage != RealStage::None {
+            fail(ErrorKind::Bugcheck, "a real stage on a job too long for one kernel")
         } else {
             fourstep::plan(self, job)
         }
+    }
+
+    /// Strides on one side of a job, in that buffer's units.
+    fn resolve(&self, buffer: BufRef, side: Side, fft: (Axis, usize), dims: &[(Axis, usize)]) -> Resolved {
+        let layout = self.problem.layout(buffer);
+        let pairs = side == Side::RealPairs;
+        let stride = |(axis, mul): (Axis, usize)| {
+            let doubled = if pairs && axis == Axis::Dim(0) { 2 } else { 1 };
+            mul * layout.stride(axis) * doubled
+        };
+        Resolved {
+            fft: stride(fft),
+            batch: dims.iter().copied().map(stride).collect(),
+            kind: match side {
+                Side::Complex => ElementKind::Complex,
+                Side::RealPairs => ElementKind::RealPairs {
+                    half: layout.strides[0],
+                },
+                Side::Real => ElementKind::Real,
+            },
+            planar: layout.planar,
+        }
+    }
+
+    /// Physical input and output strides of a job.
+    fn resolve_job(&self, job: &Job) -> (Resolved, Resolved) {
+        let ins: Vec<_> = job.batch.iter().map(|d| (d.axis, d.in_mul)).collect();
+        let outs: Vec<_> = job.batch.iter().map(|d| (d.axis, d.out_mul)).collect();
+        (
+            self.resolve(job.src, job.in_side, (job.fft.axis, job.fft.in_mul), &ins),
+            self.resolve(job.dst, job.out_side, (job.fft.axis, job.fft.out_mul), &outs),
+        )
+    }
+
+    /// True when offsets of this step can pass 2^31 elements.
+    fn wide(
+        &self,
+        src: BufRef,
+        dst: BufRef,
+        input: &Resolved,
+        output: &Resolved,
+        counts: (usize, usize),
+        batch: &[usize],
+    ) -> bool {
+        let region = self.problem.elements();
+        let offset_of = |b: BufRef| if let BufRef::Tmp(i) = b { 2 * i * region } else { 0 };
+        let extent = |r: &Resolved, count: usize, offset: usize| {
+            offset
+                + 2 * (count.max(1) - 1) * r.fft
+                + r.batch.iter().zip(batch).map(|(s, c)| (c - 1) * s).sum::<usize>() * 2
+        };
+        extent(input, counts.0, offset_of(src)).max(extent(output, counts.1, offset_of(dst))) >= i32::MAX as usize
     }
 
     fn leaf(&mut self, mut job: Job) -> Result<Node> {
@@ -206,31 +337,22 @@ impl Ctx<'_> {
             );
         }
         let problem = self.problem;
-        let (src, dst) = (problem.layout(job.src), problem.layout(job.dst));
-        let n = job.fft.count;
-        let radices = factor::radices(n);
+        let (input, output) = self.resolve_job(&job);
+        let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
         let batch: Vec<BatchDim> = job
             .batch
             .iter()
-            .map(|d| BatchDim {
+            .enumerate()
+            .map(|(i, d)| BatchDim {
                 count: d.count,
-                in_stride: d.in_mul * src.stride(d.axis),
-                out_stride: d.out_mul * dst.stride(d.axis),
+                in_stride: input.batch[i],
+                out_stride: output.batch[i],
             })
             .collect();
-        let transforms: usize = batch.iter().map(|d| d.count).product();
+        let n = job.fft.count;
+        let radices = factor::radices(n);
+        let transforms: usize = counts.iter().product();
         let shape = leaf::shape(n, &radices, transforms, self.device, problem.precision);
-        let in_stride = job.fft.in_mul * src.stride(job.fft.axis);
-        let out_stride = job.fft.out_mul * dst.stride(job.fft.axis);
-        let extent = |stride: usize, offset: usize, pick: fn(&BatchDim) -> usize| {
-            offset + (n - 1) * stride + batch.iter().map(|d| (d.count - 1) * pick(d)).sum::<usize>()
-        };
-        let region = problem.elements();
-        let offset_of = |b: BufRef| if let BufRef::Tmp(i) = b { i * region } else { 0 };
-        let wide_index =
-            extent(in_stride, offset_of(job.src), |d| d.in_stride)
-                .max(extent(out_stride, offset_of(job.dst), |d| d.out_stride))
-                >= u32::MAX as usize / 2;
         let kernel = StockhamKernel {
             precision: problem.precision,
             n,
@@ -239,24 +361,89 @@ impl Ctx<'_> {
             items_per_slot: shape.items_per_slot,
             slots_per_group: shape.slots_per_group,
             pad_shift: shape.pad_shift,
-            in_stride,
-            out_stride,
+            in_stride: input.fft,
+            out_stride: output.fft,
+            wide_index: self.wide(
+                job.src,
+                job.dst,
+                &input,
+                &output,
+                (job.in_count, job.out_count),
+                &counts,
+            ),
             batch,
-            in_planar: src.planar,
-            out_planar: dst.planar,
+            in_planar: input.planar,
+            out_planar: output.planar,
+            in_kind: input.kind,
+            out_kind: output.kind,
+            real_stage: job.stage,
+            in_count: job.in_count,
+            out_count: job.out_count,
             post_twiddle: job.post_twiddle,
-            wide_index,
         };
         let summary = describe(&kernel, job.src, job.dst);
-        self.steps.push(Step {
-            kernel,
-            src: job.src,
-            dst: job.dst,
-        });
-        Ok(Node::Stockham {
+        Ok(self.push(KernelSpec::Stockham(kernel), job.src, job.dst, summary))
+    }
+
+    /// A real-transform edge pass over the transforms of `job` (its fft count is the complex length).
+    fn edge(&mut self, op: EdgeOp, job: Job) -> Result<Node> {
+        let job = Job {
+            batch: merge_dims(&job.batch),
+            ..job
+        };
+        let (input, output) = self.resolve_job(&job);
+        let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
+        let batch: Vec<BatchDim> = job
+            .batch
+            .iter()
+            .enumerate()
+            .map(|(i, d)| BatchDim {
+                count: d.count,
+                in_stride: input.batch[i],
+                out_stride: output.batch[i],
+            })
+            .collect();
+        let kernel = EdgeKernel {
+            precision: self.problem.precision,
+            op,
+            n: job.fft.count,
+            in_stride: input.fft,
+            out_stride: output.fft,
+            wide_index: self.wide(
+                job.src,
+                job.dst,
+                &input,
+                &output,
+                (job.fft.count + 1, job.fft.count + 1),
+                &counts,
+            ),
+            batch,
+            in_kind: input.kind,
+            out_kind: output.kind,
+            in_planar: input.planar,
+            out_planar: output.planar,
+        };
+        let summary = format!(
+            "{op:?} n={} transforms={} {:?}->{:?}",
+            kernel.n,
+            kernel.transforms(),
+            job.src,
+            job.dst
+        );
+        Ok(self.push(KernelSpec::Edge(kernel), job.src, job.dst, summary))
+    }
+
+    fn push(&mut self, kernel: KernelSpec, src: BufRef, dst: BufRef, summary: String) -> Node {
+        let kind = match kernel {
+            KernelSpec::Stockham(_) => "Stockham",
+            KernelSpec::Edge(_) => "RealEdge",
+        };
+        self.steps.push(Step { kernel, src, dst });
+        Node::Leaf {
             step: self.steps.len() - 1,
+            kind,
             summary,
-        })
+        }
     }
 }
 
@@ -284,7 +471,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         .map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride))
         .collect();
     format!(
-        "n={} radices={} lanes={} items={} slots={} stride {}/{} batch [{}] {:?}->{:?}{}",
+        "n={} radices={} lanes={} items={} slots={} stride {}/{} batch [{}] {:?}->{:?}{}{}",
         k.n,
         if radices.is_empty() {
             "-".into()
@@ -299,6 +486,11 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         batch.join(", "),
         src,
         dst,
+        if k.real_stage == RealStage::None {
+            String::new()
+        } else {
+            format!(" {:?}", k.real_stage)
+        },
         if k.post_twiddle.is_some() { " +twiddle" } else { "" }
     )
 }

@@ -17,8 +17,14 @@ pub enum Node {
         columns: usize,
         children: Vec<Node>,
     },
+    /// A long real axis of length n: a complex FFT and a separate real edge pass.
+    RealAxis { n: usize, children: Vec<Node> },
     /// One kernel launch: `step` indexes the plan's step list.
-    Stockham { step: usize, summary: String },
+    Leaf {
+        step: usize,
+        kind: &'static str,
+        summary: String,
+    },
 }
 
 impl Node {
@@ -43,17 +49,21 @@ impl Node {
                 writeln!(f, "{indent}FourStep {n} = {rows} rows x {columns} columns")?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
-            Node::Stockham { step, summary } => writeln!(f, "{indent}[{step}] Stockham {summary}"),
+            Node::RealAxis { n, children } => {
+                writeln!(f, "{indent}RealAxis {n}")?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
+            Node::Leaf { step, kind, summary } => writeln!(f, "{indent}[{step}] {kind} {summary}"),
         }
     }
 
     /// Number of leaves (kernel launches) below this node.
     pub fn leaves(&self) -> usize {
         match self {
-            Node::MultiDim { children, .. } | Node::FourStep { children, .. } => {
+            Node::MultiDim { children, .. } | Node::FourStep { children, .. } | Node::RealAxis { children, .. } => {
                 children.iter().map(Node::leaves).sum()
             }
-            Node::Stockham { .. } => 1,
+            Node::Leaf { .. } => 1,
         }
     }
 }

@@ -414,3 +414,304 @@ pub fn tolerance(p: Prec) -> f64 {
         Prec::Double => 1e-15,
     }
 }
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RealDir {
+    R2C,
+    C2R,
+}
+
+/// One real transform to run and check. The real side uses real units for strides and distances, the
+/// Hermitian side complex units, as clFFT does.
+#[derive(Debug, Clone)]
+pub struct RealCase {
+    pub lengths: Vec<usize>,
+    pub batch: usize,
+    pub precision: Prec,
+    pub dir: RealDir,
+    pub hermitian_planar: bool,
+    pub in_place: bool,
+    /// Imaginary parts added to the C2R input where Hermitian symmetry makes them redundant (1D only).
+    pub perturb_redundant: bool,
+}
+
+impl RealCase {
+    pub fn new(lengths: &[usize], dir: RealDir) -> RealCase {
+        RealCase {
+            lengths: lengths.to_vec(),
+            batch: 1,
+            precision: Prec::Single,
+            dir,
+            hermitian_planar: false,
+            in_place: false,
+            perturb_redundant: false,
+        }
+    }
+    pub fn batch(mut self, b: usize) -> Self {
+        self.batch = b;
+        self
+    }
+    pub fn precision(mut self, p: Prec) -> Self {
+        self.precision = p;
+        self
+    }
+    pub fn planar(mut self) -> Self {
+        self.hermitian_planar = true;
+        self
+    }
+    pub fn in_place(mut self) -> Self {
+        self.in_place = true;
+        self
+    }
+    pub fn perturbed(mut self) -> Self {
+        self.perturb_redundant = true;
+        self
+    }
+
+    fn herm_lengths(&self) -> Vec<usize> {
+        let mut h = self.lengths.clone();
+        h[0] = h[0] / 2 + 1;
+        h
+    }
+
+    /// (real strides, real distance, Hermitian strides, Hermitian distance): packed, or padded rows of
+    /// 2 (n/2 + 1) reals in place.
+    fn layout(&self) -> (Vec<usize>, usize, Vec<usize>, usize) {
+        let herm = self.herm_lengths();
+        let packed = |l: &[usize]| {
+            let mut s = Vec::new();
+            let mut p = 1;
+            for &x in l {
+                s.push(p);
+                p *= x;
+            }
+            (s, p)
+        };
+        let (hs, hd) = packed(&herm);
+        if self.in_place {
+            let rs: Vec<usize> = hs
+                .iter()
+                .enumerate()
+                .map(|(i, &s)| if i == 0 { 1 } else { 2 * s })
+                .collect();
+            (rs, 2 * hd, hs, hd)
+        } else {
+            let (rs, rd) = packed(&self.lengths);
+            (rs, rd, hs, hd)
+        }
+    }
+
+    /// Runs the case and returns the normalized RMSE against the f64 reference.
+    pub fn run(&self) -> f64 {
+        let (rs, rd, hs, hd) = self.layout();
+        let herm = self.herm_lengths();
+        let n_real: usize = self.lengths.iter().product();
+        let dim = self.lengths.len() as i32;
+        let real_len = rd * self.batch;
+        let herm_len = hd * self.batch;
+        // Real data x and its Hermitian half X (f64 reference).
+        let x: Vec<f64> = random_complex(real_len, 5 + n_real as u64)
+            .iter()
+            .map(|c| c.re)
+            .collect();
+        let mut spectrum = vec![Complex64::new(0.0, 0.0); herm_len];
+        let mut reals = vec![0.0; real_len];
+        for b in 0..self.batch {
+            let packed: Vec<Complex64> = gather_real(&x, &self.lengths, &rs, b * rd)
+                .into_iter()
+                .map(|v| Complex64::new(v, 0.0))
+                .collect();
+            let full = reference_fft(&packed, &self.lengths, Dir::Forward);
+            for (i, v) in full.iter().enumerate() {
+                let k0 = i % self.lengths[0];
+                if k0 < herm[0] {
+                    let mut rest = i / self.lengths[0];
+                    let mut pos = b * hd + k0 * hs[0];
+                    for (l, s) in self.lengths[1..].iter().zip(&hs[1..]) {
+                        pos += (rest % l) * s;
+                        rest /= l;
+                    }
+                    spectrum[pos] = *v;
+                }
+            }
+            for (i, v) in packed.iter().enumerate() {
+                let mut rest = i;
+                let mut pos = b * rd;
+                for (l, s) in self.lengths.iter().zip(&rs) {
+                    pos += (rest % l) * s;
+                    rest /= l;
+                }
+                reals[pos] = v.re;
+            }
+        }
+        let mut c2r_input = spectrum.clone();
+        if self.perturb_redundant && self.dir == RealDir::C2R {
+            for b in 0..self.batch {
+                c2r_input[b * hd].im += 0.75;
+                if self.lengths[0] % 2 == 0 {
+                    c2r_input[b * hd + (herm[0] - 1) * hs[0]].im -= 0.5;
+                }
+            }
+        }
+        let real_data: Vec<Complex64> = reals.iter().map(|&r| Complex64::new(r, 0.0)).collect();
+        let (input_host, in_real) = match self.dir {
+            RealDir::R2C => (real_data.clone(), true),
+            RealDir::C2R => (c2r_input, false),
+        };
+        let upload = |data: &[Complex64], real: bool, len: usize| {
+            let mut padded = data.to_vec();
+            padded.resize(len, Complex64::new(0.0, 0.0));
+            if real {
+                DeviceData::upload_real(&padded, self.precision)
+            } else {
+                DeviceData::upload(&padded, self.precision, self.hermitian_planar)
+            }
+        };
+        // In place, one buffer holds max(real, complex) storage.
+        let storage = real_len.max(2 * herm_len);
+        let input_bufs = if self.in_place {
+            if in_real {
+                upload(&input_host, true, storage)
+            } else {
+                let mut as_reals = vec![Complex64::new(0.0, 0.0); storage];
+                for (i, v) in input_host.iter().enumerate() {
+                    as_reals[2 * i] = Complex64::new(v.re, 0.0);
+                    as_reals[2 * i + 1] = Complex64::new(v.im, 0.0);
+                }
+                DeviceData::upload_real(&as_reals, self.precision)
+            }
+        } else {
+            upload(&input_host, in_real, input_host.len())
+        };
+        let output_bufs = (!self.in_place).then(|| match self.dir {
+            RealDir::R2C => DeviceData::upload(
+                &vec![Complex64::new(f64::NAN, 0.0); herm_len],
+                self.precision,
+                self.hermitian_planar,
+            ),
+            RealDir::C2R => DeviceData::upload_real(&vec![Complex64::new(f64::NAN, 0.0); real_len], self.precision),
+        });
+
+        let herm_layout = if self.hermitian_planar { 4 } else { 3 };
+        let (in_layout, out_layout, mut is, mut os, idist, odist) = match self.dir {
+            RealDir::R2C => (5, herm_layout, rs.clone(), hs.clone(), rd, hd),
+            RealDir::C2R => (herm_layout, 5, hs.clone(), rs.clone(), hd, rd),
+        };
+        let mut plan: clfftPlanHandle = 0;
+        unsafe {
+            check(
+                clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()),
+                "create",
+            );
+            check(
+                clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }),
+                "precision",
+            );
+            check(clfftSetLayout(plan, in_layout, out_layout), "layout");
+            check(
+                clfftSetResultLocation(plan, if self.in_place { 1 } else { 2 }),
+                "placeness",
+            );
+            check(clfftSetPlanBatchSize(plan, self.batch), "batch");
+            check(clfftSetPlanInStride(plan, dim, is.as_mut_ptr()), "instride");
+            check(clfftSetPlanOutStride(plan, dim, os.as_mut_ptr()), "outstride");
+            check(clfftSetPlanDistance(plan, idist, odist), "dist");
+            let mut q = queue_ptr();
+            let mut ins = input_bufs.mems();
+            let mut outs = output_bufs.as_ref().map(|o| o.mems()).unwrap_or([ptr::null_mut(); 2]);
+            let mut event = ptr::null_mut();
+            // The direction argument is ignored for real transforms, as in clFFT.
+            check(
+                clfftEnqueueTransform(
+                    plan,
+                    1,
+                    1,
+                    &mut q,
+                    0,
+                    ptr::null(),
+                    &mut event,
+                    ins.as_mut_ptr(),
+                    outs.as_mut_ptr(),
+                    ptr::null_mut(),
+                ),
+                "enqueue",
+            );
+            ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait");
+            check(clfftDestroyPlan(&mut plan), "destroy");
+        }
+        let result = output_bufs.as_ref().unwrap_or(&input_bufs);
+        let (mut err, mut norm) = (0.0, 0.0);
+        match self.dir {
+            RealDir::R2C => {
+                let got: Vec<Complex64> = if self.in_place {
+                    result
+                        .download_real()
+                        .chunks_exact(2)
+                        .map(|c| Complex64::new(c[0], c[1]))
+                        .collect()
+                } else {
+                    result.download()
+                };
+                for b in 0..self.batch {
+                    let g = gather(&got, &herm, &hs, b * hd);
+                    let r = gather(&spectrum, &herm, &hs, b * hd);
+                    for (a, c) in g.iter().zip(&r) {
+                        err += (a - c).norm_sqr();
+                        norm += c.norm_sqr();
+                    }
+                }
+            }
+            RealDir::C2R => {
+                let got = result.download_real();
+                for b in 0..self.batch {
+                    let g = gather_real(&got, &self.lengths, &rs, b * rd);
+                    let r = gather_real(&reals, &self.lengths, &rs, b * rd);
+                    for (a, c) in g.iter().zip(&r) {
+                        err += (a - c) * (a - c);
+                        norm += c * c;
+                    }
+                }
+            }
+        }
+        (err / norm.max(f64::MIN_POSITIVE)).sqrt()
+    }
+}
+
+/// The packed real array at `offset` with `strides`.
+pub fn gather_real(data: &[f64], lengths: &[usize], strides: &[usize], offset: usize) -> Vec<f64> {
+    let as_complex: Vec<Complex64> = data.iter().map(|&r| Complex64::new(r, 0.0)).collect();
+    gather(&as_complex, lengths, strides, offset)
+        .into_iter()
+        .map(|c| c.re)
+        .collect()
+}
+
+impl DeviceData {
+    /// A buffer of reals (the real parts of `data`).
+    pub fn upload_real(data: &[Complex64], precision: Prec) -> DeviceData {
+        let reals: Vec<Complex64> = data.to_vec();
+        match Self::upload(&reals, precision, true) {
+            DeviceData::F32(mut b, _) => {
+                b.truncate(1);
+                DeviceData::F32(b, true)
+            }
+            DeviceData::F64(mut b, _) => {
+                b.truncate(1);
+                DeviceData::F64(b, true)
+            }
+        }
+    }
+
+    /// The first plane as reals.
+    pub fn download_real(&self) -> Vec<f64> {
+        fn read<T: ocl::OclPrm + Into<f64>>(b: &Buffer<T>) -> Vec<f64> {
+            let mut v = vec![T::default(); b.len()];
+            b.read(&mut v).enq().expect("read");
+            v.into_iter().map(Into::into).collect()
+        }
+        match self {
+            DeviceData::F32(b, _) => read(&b[0]),
+            DeviceData::F64(b, _) => read(&b[0]),
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/* How a kernel reads its input and writes its output, element by element or a vector at a time.
+ *
+ * Each side has a kind (host defines IN_KIND / OUT_KIND), a planar flag, and a mode:
+ *   KIND_COMPLEX      complex values, interleaved (re, im) or planar (two arrays); positions in complex units
+ *   KIND_REAL_PAIRS   an even-length real sequence seen as half as many complex values: element n is
+ *                     (x[p], x[p + half]), p in real units, `half` the real stride
+ *   KIND_REAL         real values only: element n is (x[p], 0); on output only the real part is written
+ *   MODE_ROWS         VW consecutive elements of one transform are adjacent (unit element stride): rows are
+ *                     loaded as vectors and transposed so that each vector holds one element of VW transforms
+ *   MODE_COLS         the VW transforms of a slot are adjacent (batch dimension 0 has unit stride): one
+ *                     vector holds one element of all of them directly
+ *   MODE_GATHER       anything else, one scalar per lane
+ * The macros below expect in_re/in_im/out_re/out_im, in_half/out_half in scope.
+ */
+#define KIND_COMPLEX 0
+#define KIND_REAL_PAIRS 1
+#define KIND_REAL 2
+
+#define MODE_GATHER 0
+#define MODE_ROWS 1
+#define MODE_COLS 2
+
+/* ---- input: one element at position p, a row of VW elements at p, the VW lanes' elements at p ---- */
+#if IN_KIND == KIND_COMPLEX && IN_PLANAR
+#define IN_AT(p, re, im) ((re) = in_re[p], (im) = in_im[p])
+#define IN_ROW(p, re, im) ((re) = VLOADV(in_re + (p)), (im) = VLOADV(in_im + (p)))
+#define IN_LANES(p, re, im) IN_ROW(p, re, im)
+#elif IN_KIND == KIND_COMPLEX
+#define IN_AT(p, re, im) ((re) = in_re[2 * (p)], (im) = in_re[2 * (p) + 1])
+#define IN_ROW(p, re, im) SPLIT_PAIRS(in_re + 2 * (p), re, im)
+#define IN_LANES(p, re, im) SPLIT_PAIRS(in_re + 2 * (p), re, im)
+#elif IN_KIND == KIND_REAL_PAIRS
+#define IN_AT(p, re, im) ((re) = in_re[p], (im) = in_re[(p) + in_half])
+#define IN_ROW(p, re, im) SPLIT_PAIRS(in_re + (p), re, im)
+#define IN_LANES(p, re, im) ((re) = VLOADV(in_re + (p)), (im) = VLOADV(in_re + (p) + in_half))
+#else
+#define IN_AT(p, re, im) ((re) = in_re[p], (im) = K(0.0))
+#define IN_ROW(p, re, im) ((re) = VLOADV(in_re + (p)), (im) = (V)(0))
+#define IN_LANES(p, re, im) IN_ROW(p, re, im)
+#endif
+
+/* ---- output: the same three shapes ---- */
+#if OUT_KIND == KIND_COMPLEX && OUT_PLANAR
+#define OUT_AT(p, re, im) (out_re[p] = (re), out_im[p] = (im))
+#define OUT_ROW(p, re, im) (VSTOREV(re, out_re + (p)), VSTOREV(im, out_im + (p)))
+#define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
+#elif OUT_KIND == KIND_COMPLEX
+#define OUT_AT(p, re, im) (out_re[2 * (p)] = (re), out_re[2 * (p) + 1] = (im))
+#define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + 2 * (p), re, im)
+#define OUT_LANES(p, re, im) JOIN_PAIRS(out_re + 2 * (p), re, im)
+#elif OUT_KIND == KIND_REAL_PAIRS
+#define OUT_AT(p, re, im) (out_re[p] = (re), out_re[(p) + out_half] = (im))
+#define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + (p), re, im)
+#define OUT_LANES(p, re, im) (VSTOREV(re, out_re + (p)), VSTOREV(im, out_re + (p) + out_half))
+#else
+#define OUT_AT(p, re, im) (out_re[p] = (re))
+#define OUT_ROW(p, re, im) VSTOREV(re, out_re + (p))
+#define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
+#endif
+
+/* Interleaved (re, im) pairs <-> vectors of real and imaginary parts. */
+#if VW > 1
+#define SPLIT_PAIRS(ptr, re, im)                                                                    \
+    do {                                                                                            \
+        V lo_ = VLOADV(ptr), hi_ = VLOADV((ptr) + VW);                                              \
+        (re) = EVEN(lo_, hi_);                                                                      \
+        (im) = ODD(lo_, hi_);                                                                       \
+    } while (0)
+#define JOIN_PAIRS(ptr, re, im) (VSTOREV(INTERLEAVE_LO(re, im), ptr), VSTOREV(INTERLEAVE_HI(re, im), (ptr) + VW))
+#else
+#define SPLIT_PAIRS(ptr, re, im) ((re) = (ptr)[0], (im) = (ptr)[1])
+#define JOIN_PAIRS(ptr, re, im) ((ptr)[0] = (re), (ptr)[1] = (im))
+#endif
+
+/* Real data has no imaginary parts to transpose. */
+#if IN_KIND == KIND_REAL
+#define TRANSPOSE_IN_IM(a)
+#else
+#define TRANSPOSE_IN_IM(a) TRANSPOSE(a)
+#endif

@@ -1,0 +1,23 @@
+/* Real transforms through a half-length complex FFT (DESIGN.md, "Real transforms").
+ *
+ * A real sequence x of even length 2H is seen as H complex values z_n = x_2n + i x_2n+1, Z = FFT_H(z).
+ * Both directions use one combination of a value a_k and its mirror b = a_{H-k} (indices mod H):
+ *   C(a, b)_k = s (F - i T),   F = a_k + conj(b),   T = w_2H^k (a_k - conj(b)).
+ * R2C: X_k = C(Z, Z)_k with s = 1/2, for k = 0..H.
+ * C2R: backward transforms run as conj(FFT(conj(.))), so the data reaching the pre-process is conj(X).
+ *      With s = 1, C(conj X, conj X)_k = conj(Z'_k) where Z'_k = F' + i conj(w_2H^k) G' (F', G' as F, T's
+ *      bracket on X) is the spectrum whose unnormalised inverse H-point FFT holds x_2n + i x_2n+1; the
+ *      forward passes and the final conjugation do the rest. The imaginary parts of X_0 and X_H are
+ *      redundant for Hermitian data and are ignored.
+ * The roots w_2H^k (k = 0..H) sit in the twiddle table at RT_OFF.
+ */
+
+/* (xr, xi) = s (F - i T) from a = (ar, ai) and its mirror b = (br, bi). */
+#define HERMITIAN_COMBINE(ar, ai, br, bi, k, s, xr, xi)                                             \
+    do {                                                                                            \
+        __global const REAL *w_ = tw + 2 * (RT_OFF + (k));                                          \
+        V fr_ = (ar) + (br), fi_ = (ai) - (bi), gr_ = (ar) - (br), gi_ = (ai) + (bi);               \
+        V tr_ = w_[0] * gr_ - w_[1] * gi_, ti_ = w_[0] * gi_ + w_[1] * gr_;                         \
+        (xr) = (s) * (fr_ + ti_);                                                                   \
+        (xi) = (s) * (fi_ - tr_);                                                                   \
+    } while (0)
