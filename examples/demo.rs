@@ -13,9 +13,7 @@ fn check(status: i32, what: &str) -> Result<(), String> {
     if status == CLFFT_SUCCESS {
         Ok(())
     } else {
-        Err(format!(
-            "{what} failed with status {status} (run with FFTX_LOG=error for details)"
-        ))
+        Err(format!("{what} failed with status {status} (run with FFTX_LOG=error for details)"))
     }
 }
 
@@ -29,14 +27,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let context = Context::create(device)?;
     let queue = Queue::create(&context, device, false)?;
     println!("device:    {}", device_name(device)?);
-    println!(
-        "transform: 1D complex-to-complex, N = 2^{log2n} = {n}, {}",
-        if double { "double" } else { "single" }
-    );
+    println!("transform: 1D complex-to-complex, N = 2^{log2n} = {n}, {}", if double { "double" } else { "single" });
 
-    let input: Vec<Complex64> = (0..n)
-        .map(|i| Complex64::new((i as f64 * 0.37).sin(), (i as f64 * 1.91).cos() * 0.5))
-        .collect();
+    let input: Vec<Complex64> =
+        (0..n).map(|i| Complex64::new((i as f64 * 0.37).sin(), (i as f64 * 1.91).cos() * 0.5)).collect();
     let bytes = n * if double { 16 } else { 8 };
     let data = Buffer::create(&context, bytes)?;
     let upload = |buffer: &Buffer| -> Result<(), Box<dyn std::error::Error>> {
@@ -54,19 +48,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut q = queue.raw();
     let (bake_ms, times) = unsafe {
         check(clfftSetup(std::ptr::null()), "clfftSetup")?;
-        check(
-            clfftCreateDefaultPlan(&mut plan, context.raw(), 1, &n),
-            "clfftCreateDefaultPlan",
-        )?;
-        check(
-            clfftSetPlanPrecision(plan, if double { 2 } else { 1 }),
-            "clfftSetPlanPrecision",
-        )?;
+        check(clfftCreateDefaultPlan(&mut plan, context.raw(), 1, &n), "clfftCreateDefaultPlan")?;
+        check(clfftSetPlanPrecision(plan, if double { 2 } else { 1 }), "clfftSetPlanPrecision")?;
         let started = Instant::now();
-        check(
-            clfftBakePlan(plan, 1, &mut q, None, std::ptr::null_mut()),
-            "clfftBakePlan",
-        )?;
+        check(clfftBakePlan(plan, 1, &mut q, None, std::ptr::null_mut()), "clfftBakePlan")?;
         let bake_ms = started.elapsed().as_secs_f64() * 1e3;
         let mut times = Vec::new();
         for _ in 0..6 {
@@ -103,18 +88,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         let mut flat = vec![0f32; 2 * n];
         read_buffer(queue.raw(), data.raw(), 0, &mut flat)?;
-        flat.chunks_exact(2)
-            .map(|c| Complex64::new(c[0] as f64, c[1] as f64))
-            .collect()
+        flat.chunks_exact(2).map(|c| Complex64::new(c[0] as f64, c[1] as f64)).collect()
     };
     let mut reference = input.clone();
     rustfft::FftPlanner::new().plan_fft_forward(n).process(&mut reference);
-    let err: f64 = output
-        .iter()
-        .zip(&reference)
-        .map(|(a, b)| (a - b).norm_sqr())
-        .sum::<f64>()
-        .sqrt();
+    let err: f64 = output.iter().zip(&reference).map(|(a, b)| (a - b).norm_sqr()).sum::<f64>().sqrt();
     let norm: f64 = reference.iter().map(|v| v.norm_sqr()).sum::<f64>().sqrt();
 
     let mut sorted = times[1..].to_vec();

@@ -73,22 +73,11 @@ fn strided_and_padded_layouts() {
     // Transforms interleaved with each other: element stride = batch, distance 1.
     assert_accurate(Case::new(&[64]).batch(5).strides(&[5], &[5]).dists(1, 1));
     // 2D with padded rows on input and output.
-    assert_accurate(
-        Case::new(&[30, 7])
-            .batch(3)
-            .strides(&[1, 33], &[1, 31])
-            .dists(33 * 7 + 4, 31 * 7),
-    );
+    assert_accurate(Case::new(&[30, 7]).batch(3).strides(&[1, 33], &[1, 31]).dists(33 * 7 + 4, 31 * 7));
     // 3D with permuted strides.
     assert_accurate(Case::new(&[4, 5, 6]).strides(&[30, 6, 1], &[1, 4, 20]).double());
     // In place with padding.
-    assert_accurate(
-        Case::new(&[48, 10])
-            .batch(2)
-            .strides(&[1, 50], &[1, 50])
-            .dists(520, 520)
-            .in_place(),
-    );
+    assert_accurate(Case::new(&[48, 10]).batch(2).strides(&[1, 50], &[1, 50]).dists(520, 520).in_place());
 }
 
 #[test]
@@ -110,17 +99,8 @@ fn forward_then_backward_returns_the_input() {
         let forward = Case::new(&lengths).batch(2).precision(p);
         let input = random_complex(60 * 21 * 2, 7);
         let (_, spectrum) = forward.run_with_input(Some(&input));
-        let (_, back) = Case::new(&lengths)
-            .batch(2)
-            .precision(p)
-            .backward()
-            .run_with_input(Some(&spectrum));
-        let err: f64 = back
-            .iter()
-            .zip(&input)
-            .map(|(a, b)| (a - b).norm_sqr())
-            .sum::<f64>()
-            .sqrt();
+        let (_, back) = Case::new(&lengths).batch(2).precision(p).backward().run_with_input(Some(&spectrum));
+        let err: f64 = back.iter().zip(&input).map(|(a, b)| (a - b).norm_sqr()).sum::<f64>().sqrt();
         let norm: f64 = input.iter().map(|v| v.norm_sqr()).sum::<f64>().sqrt();
         assert!(err / norm <= 2.0 * tolerance(p), "round trip error {:.3e}", err / norm);
     }

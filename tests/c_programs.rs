@@ -35,9 +35,7 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join("c-tests")
-            .join(format!("{name}-{}", std::process::id()));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c-tests").join(format!("{name}-{}", std::process::id()));
         fs::create_dir_all(&dir).expect("create a scratch folder");
         Scratch(dir)
     }
@@ -61,10 +59,7 @@ enum Header {
 /// Compiles `c-tests/<program>.c` against `header` into `<scratch>/<program>-<header>`, linked with
 /// `-l<library>` searched first in `link_dir`.
 fn compile(program: &str, header: Header, library: &str, link_dir: &Path, scratch: &Scratch) -> PathBuf {
-    assert!(
-        Path::new(UPSTREAM_HEADER).is_file(),
-        "{UPSTREAM_HEADER} is missing: install Debian's libclfft-dev"
-    );
+    assert!(Path::new(UPSTREAM_HEADER).is_file(), "{UPSTREAM_HEADER} is missing: install Debian's libclfft-dev");
     // cc is made for build scripts; outside one, it needs the target, host and optimisation level spelled out.
     let target = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
     let mut build = cc::Build::new();
@@ -202,20 +197,13 @@ fn runs_in_place_of_libclfft() {
     let scratch = libclfft_links("drop-in");
     let exe = compile("lifecycle", Header::Upstream, "clFFT", &scratch.0, &scratch);
 
-    let ldd = Command::new("ldd")
-        .arg(&exe)
-        .env("LD_LIBRARY_PATH", &scratch.0)
-        .output()
-        .expect("run ldd");
+    let ldd = Command::new("ldd").arg(&exe).env("LD_LIBRARY_PATH", &scratch.0).output().expect("run ldd");
     let ldd = String::from_utf8_lossy(&ldd.stdout);
     let resolved = ldd
         .lines()
         .find(|line| line.contains("libclFFT"))
         .unwrap_or_else(|| panic!("the program does not load libclFFT:\n{ldd}"));
-    assert!(
-        resolved.contains(&*scratch.0.to_string_lossy()),
-        "libclFFT resolves elsewhere: {resolved}"
-    );
+    assert!(resolved.contains(&*scratch.0.to_string_lossy()), "libclFFT resolves elsewhere: {resolved}");
 
     // Only fftx writes `fftx[...]` lines, and only when FFTX_LOG asks for them.
     let output = run(&exe, &[], &scratch.0, &[("FFTX_LOG", "info")]);
@@ -225,31 +213,13 @@ fn runs_in_place_of_libclfft() {
 #[test]
 fn debian_clfft_client_passes_its_check_on_fftx() {
     let client = Path::new("/usr/bin/clFFT-client");
-    assert!(
-        client.is_file(),
-        "{} is missing: install Debian's clfft-client",
-        client.display()
-    );
+    assert!(client.is_file(), "{} is missing: install Debian's clfft-client", client.display());
     let scratch = libclfft_links("clfft-client");
     // The client's check is exact: all-ones input must give N at index 0 and exact zeros elsewhere.
     for args in [
         &["-x", "1024"][..],
         &["-x", "64", "-y", "32", "--double", "-o"],
-        &[
-            "-x",
-            "16",
-            "-y",
-            "8",
-            "-z",
-            "4",
-            "--inLayout",
-            "2",
-            "--outLayout",
-            "1",
-            "-o",
-            "-b",
-            "3",
-        ],
+        &["-x", "16", "-y", "8", "-z", "4", "--inLayout", "2", "--outLayout", "1", "-o", "-b", "3"],
         // Large enough to need scratch, which the client allocates from clfftGetTmpBufSize.
         &["-x", "8192", "-o"],
     ] {

@@ -164,11 +164,7 @@ fn enqueue(
     mut output: Planes,
     tmp: ocl::ffi::cl_mem,
 ) -> clfftStatus {
-    let out_events = if events.is_empty() {
-        ptr::null_mut()
-    } else {
-        events.as_mut_ptr()
-    };
+    let out_events = if events.is_empty() { ptr::null_mut() } else { events.as_mut_ptr() };
     unsafe {
         clfftEnqueueTransform(
             plan,
@@ -210,10 +206,7 @@ fn defaults_are_clffts() {
     for lengths in [vec![64], vec![12, 10], vec![4, 6, 5]] {
         let plan = create(&lengths);
         let total: usize = lengths.iter().product();
-        let packed: Vec<usize> = lengths
-            .iter()
-            .scan(1, |s, &l| Some(std::mem::replace(s, *s * l)))
-            .collect();
+        let packed: Vec<usize> = lengths.iter().scan(1, |s, &l| Some(std::mem::replace(s, *s * l))).collect();
         let d = lengths.len() as clfftDim;
         assert_eq!(
             snapshot(plan),
@@ -303,16 +296,10 @@ fn any_setting_after_bake_undoes_the_bake() {
         ("batch", &|| clfftSetPlanBatchSize(plan, 1)),
         ("dim", &|| clfftSetPlanDim(plan, 1)),
         ("length", &|| unsafe { clfftSetPlanLength(plan, 1, length.as_ptr()) }),
-        ("in stride", &|| unsafe {
-            clfftSetPlanInStride(plan, 1, [1].as_mut_ptr())
-        }),
-        ("out stride", &|| unsafe {
-            clfftSetPlanOutStride(plan, 1, [1].as_mut_ptr())
-        }),
+        ("in stride", &|| unsafe { clfftSetPlanInStride(plan, 1, [1].as_mut_ptr()) }),
+        ("out stride", &|| unsafe { clfftSetPlanOutStride(plan, 1, [1].as_mut_ptr()) }),
         ("distance", &|| clfftSetPlanDistance(plan, 64, 64)),
-        ("layout", &|| {
-            clfftSetLayout(plan, COMPLEX_INTERLEAVED, COMPLEX_INTERLEAVED)
-        }),
+        ("layout", &|| clfftSetLayout(plan, COMPLEX_INTERLEAVED, COMPLEX_INTERLEAVED)),
         ("placeness", &|| clfftSetResultLocation(plan, INPLACE)),
         ("transposed", &|| clfftSetPlanTransposeResult(plan, NOTRANSPOSE)),
     ];
@@ -336,18 +323,7 @@ fn enqueue_bakes_an_unbaked_plan() {
     let input = random_complex(64 * 3, 11);
     let data = DeviceData::upload(&input, Prec::Single, false);
     let mut event = [ptr::null_mut()];
-    check(
-        enqueue(
-            plan,
-            &mut [queue_ptr()],
-            NO_WAIT,
-            &mut event,
-            data.mems(),
-            NO_BUFFERS,
-            ptr::null_mut(),
-        ),
-        "enqueue",
-    );
+    check(enqueue(plan, &mut [queue_ptr()], NO_WAIT, &mut event, data.mems(), NO_BUFFERS, ptr::null_mut()), "enqueue");
     finish(event[0]);
     check(tmp_size_status(plan), "tmp size after enqueue");
     assert_forward_transforms(&input, &data.download(), 64);
@@ -397,10 +373,7 @@ fn in_place_plans_need_equal_input_and_output_strides_and_distances() {
     check(clfftSetPlanDistance(plan, 80, 64), "distance");
     check(bake(plan), "bake out of place");
     // In place with equal strides but different distances fails again.
-    check(
-        unsafe { clfftSetPlanInStride(plan, 2, packed.as_mut_ptr()) },
-        "in stride",
-    );
+    check(unsafe { clfftSetPlanInStride(plan, 2, packed.as_mut_ptr()) }, "in stride");
     check(clfftSetResultLocation(plan, INPLACE), "placeness");
     assert_eq!(bake(plan), CLFFT_INVALID_PLAN);
     check(clfftSetPlanDistance(plan, 64, 64), "distance");
@@ -425,14 +398,8 @@ fn lengths_and_strides_beyond_the_plans_dimension() {
     let mut values = [0usize; 3];
     assert_eq!(lengths(plan, 3).0, CLFFT_INVALID_ARG_INDEX);
     unsafe {
-        assert_eq!(
-            clfftGetPlanInStride(plan, 3, values.as_mut_ptr()),
-            CLFFT_INVALID_ARG_INDEX
-        );
-        assert_eq!(
-            clfftGetPlanOutStride(plan, 3, values.as_mut_ptr()),
-            CLFFT_INVALID_ARG_INDEX
-        );
+        assert_eq!(clfftGetPlanInStride(plan, 3, values.as_mut_ptr()), CLFFT_INVALID_ARG_INDEX);
+        assert_eq!(clfftGetPlanOutStride(plan, 3, values.as_mut_ptr()), CLFFT_INVALID_ARG_INDEX);
     }
     // Fewer dimensions than the plan has are fine: the first ones.
     assert_eq!(lengths(plan, 1), (CLFFT_SUCCESS, vec![16]));
@@ -455,15 +422,7 @@ fn destroy_clears_the_handle_and_a_second_destroy_fails() {
 fn wait_count_without_a_list_is_an_invalid_wait_list() {
     let plan = create(&[64]);
     let data = DeviceData::upload(&random_complex(64, 3), Prec::Single, false);
-    let status = enqueue(
-        plan,
-        &mut [queue_ptr()],
-        (1, ptr::null()),
-        &mut [],
-        data.mems(),
-        NO_BUFFERS,
-        ptr::null_mut(),
-    );
+    let status = enqueue(plan, &mut [queue_ptr()], (1, ptr::null()), &mut [], data.mems(), NO_BUFFERS, ptr::null_mut());
     assert_eq!(status, INVALID_EVENT_WAIT_LIST);
     destroy(plan);
 }
@@ -475,14 +434,10 @@ fn buffers_smaller_than_the_plan_reaches_are_rejected() {
     check(clfftSetResultLocation(plan, OUTOFPLACE), "placeness");
     check(clfftSetLayout(plan, COMPLEX_PLANAR, COMPLEX_INTERLEAVED), "layout");
     let zeros = |n| vec![Complex64::new(0.0, 0.0); n];
-    let (input, output) = (
-        DeviceData::upload(&zeros(128), Prec::Single, true),
-        DeviceData::upload(&zeros(128), Prec::Single, false),
-    );
-    let (short_input, short_output) = (
-        DeviceData::upload(&zeros(127), Prec::Single, true),
-        DeviceData::upload(&zeros(127), Prec::Single, false),
-    );
+    let (input, output) =
+        (DeviceData::upload(&zeros(128), Prec::Single, true), DeviceData::upload(&zeros(128), Prec::Single, false));
+    let (short_input, short_output) =
+        (DeviceData::upload(&zeros(127), Prec::Single, true), DeviceData::upload(&zeros(127), Prec::Single, false));
     let queue = &mut [queue_ptr()];
     let short_imaginary = [input.mems()[0], short_input.mems()[1]];
     for (what, input, output) in [
@@ -497,18 +452,7 @@ fn buffers_smaller_than_the_plan_reaches_are_rejected() {
         );
     }
     let mut event = [ptr::null_mut()];
-    check(
-        enqueue(
-            plan,
-            queue,
-            NO_WAIT,
-            &mut event,
-            input.mems(),
-            output.mems(),
-            ptr::null_mut(),
-        ),
-        "enqueue",
-    );
+    check(enqueue(plan, queue, NO_WAIT, &mut event, input.mems(), output.mems(), ptr::null_mut()), "enqueue");
     finish(event[0]);
     destroy(plan);
 }
@@ -522,18 +466,7 @@ fn several_queues_run_on_the_first_and_every_entry_gets_an_event() {
     let data = DeviceData::upload(&input, Prec::Single, false);
     let mut queues = [queue_ptr(), second.as_core().as_ptr()];
     let mut events = [ptr::null_mut(); 2];
-    check(
-        enqueue(
-            plan,
-            &mut queues,
-            NO_WAIT,
-            &mut events,
-            data.mems(),
-            NO_BUFFERS,
-            ptr::null_mut(),
-        ),
-        "enqueue",
-    );
+    check(enqueue(plan, &mut queues, NO_WAIT, &mut events, data.mems(), NO_BUFFERS, ptr::null_mut()), "enqueue");
     for event in events {
         let event = finish(event);
         match ocl::core::get_event_info(&event, EventInfo::CommandQueue) {
@@ -585,10 +518,7 @@ fn destroy_racing_enqueue_never_crashes() {
             let statuses = enqueuer.join().expect("the enqueuing thread");
             let (last, before) = statuses.split_last().expect("at least one enqueue");
             assert_eq!(*last, CLFFT_INVALID_PLAN, "round {round}");
-            assert!(
-                before.iter().all(|&s| s == CLFFT_SUCCESS),
-                "round {round}: {statuses:?}"
-            );
+            assert!(before.iter().all(|&s| s == CLFFT_SUCCESS), "round {round}: {statuses:?}");
         });
         // What was queued before the destroy still runs to completion.
         ENV.queue.finish().expect("finish the queued transforms");
@@ -610,16 +540,9 @@ fn concurrent_destroys_of_one_plan_succeed_once() {
                     })
                 })
                 .collect();
-            racers
-                .into_iter()
-                .map(|r| r.join().expect("destroying thread"))
-                .collect()
+            racers.into_iter().map(|r| r.join().expect("destroying thread")).collect()
         });
-        assert_eq!(
-            statuses.iter().filter(|&&s| s == CLFFT_SUCCESS).count(),
-            1,
-            "{statuses:?}"
-        );
+        assert_eq!(statuses.iter().filter(|&&s| s == CLFFT_SUCCESS).count(), 1, "{statuses:?}");
         assert!(statuses.contains(&CLFFT_INVALID_PLAN), "{statuses:?}");
     }
 }
@@ -644,35 +567,13 @@ fn a_scratch_buffer_of_the_reported_size_is_used() {
     let short_tmp = DeviceData::upload(&poison[1..], Prec::Single, false);
     let queue = &mut [queue_ptr()];
     assert_eq!(
-        enqueue(
-            plan,
-            queue,
-            NO_WAIT,
-            &mut [],
-            data.mems(),
-            output.mems(),
-            short_tmp.mems()[0]
-        ),
+        enqueue(plan, queue, NO_WAIT, &mut [], data.mems(), output.mems(), short_tmp.mems()[0]),
         INVALID_BUFFER_SIZE
     );
     let mut event = [ptr::null_mut()];
-    check(
-        enqueue(
-            plan,
-            queue,
-            NO_WAIT,
-            &mut event,
-            data.mems(),
-            output.mems(),
-            tmp.mems()[0],
-        ),
-        "enqueue",
-    );
+    check(enqueue(plan, queue, NO_WAIT, &mut event, data.mems(), output.mems(), tmp.mems()[0]), "enqueue");
     finish(event[0]);
     assert_forward_transforms(&input, &output.download(), n);
-    assert!(
-        tmp.download().iter().any(|v| !v.re.is_nan()),
-        "the plan did not work in the caller's scratch buffer"
-    );
+    assert!(tmp.download().iter().any(|v| !v.re.is_nan()), "the plan did not work in the caller's scratch buffer");
     destroy(plan);
 }

@@ -39,13 +39,8 @@ pub enum Contender {
 }
 
 impl Contender {
-    pub const ALL: [Contender; 5] = [
-        Contender::Fftx,
-        Contender::Clfft,
-        Contender::Vkfft,
-        Contender::Fftw,
-        Contender::Copy,
-    ];
+    pub const ALL: [Contender; 5] =
+        [Contender::Fftx, Contender::Clfft, Contender::Vkfft, Contender::Fftw, Contender::Copy];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -114,12 +109,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
             Some((flag, value)) if flag.starts_with("--") => (flag.to_string(), Some(value.to_string())),
             _ => (arg.clone(), None),
         };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
+        let mut value = || inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
             "-h" | "--help" => return Ok(None),
             "--quick" => options.quick = true,
@@ -190,11 +180,8 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
         }
     }
     if options.precisions.is_empty() {
-        options.precisions = if options.quick {
-            vec![Precision::Single]
-        } else {
-            vec![Precision::Single, Precision::Double]
-        };
+        options.precisions =
+            if options.quick { vec![Precision::Single] } else { vec![Precision::Single, Precision::Double] };
     }
     Ok(Some(options))
 }
@@ -220,28 +207,17 @@ mod tests {
 
     #[test]
     fn flags_take_values_with_a_space_or_an_equals_sign() {
-        let options = parse_words("--sizes=256x256,4096,1000 --only fftx,copy --runs 12 --kind=c2c --dims 1")
-            .unwrap()
-            .unwrap();
+        let options =
+            parse_words("--sizes=256x256,4096,1000 --only fftx,copy --runs 12 --kind=c2c --dims 1").unwrap().unwrap();
         assert_eq!(options.shapes, Some(vec![vec![1000], vec![4096], vec![256, 256]]));
         assert_eq!(options.only, [Contender::Fftx, Contender::Copy]);
-        assert_eq!(
-            (options.runs, options.kinds, options.dims),
-            (12, vec![Kind::C2c], vec![1])
-        );
+        assert_eq!((options.runs, options.kinds, options.dims), (12, vec![Kind::C2c], vec![1]));
     }
 
     #[test]
     fn mistakes_are_reported() {
         assert!(parse_words("--help").unwrap().is_none());
-        for bad in [
-            "--runs 0",
-            "--only cufft",
-            "--kind c2r",
-            "--dims 4",
-            "--sizes",
-            "--frobnicate",
-        ] {
+        for bad in ["--runs 0", "--only cufft", "--kind c2r", "--dims 4", "--sizes", "--frobnicate"] {
             assert!(parse_words(bad).is_err(), "{bad}");
         }
     }

@@ -61,13 +61,7 @@ pub struct Case {
 impl Case {
     pub fn new(kind: Kind, precision: Precision, lengths: Vec<usize>, in_place: bool) -> Self {
         let points: usize = lengths.iter().product();
-        Case {
-            kind,
-            precision,
-            batch: (POINTS_PER_RUN / points).max(1),
-            lengths,
-            in_place,
-        }
+        Case { kind, precision, batch: (POINTS_PER_RUN / points).max(1), lengths, in_place }
     }
 
     /// Points of one transform.
@@ -185,9 +179,7 @@ pub fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
         .split('x')
         .map(|part| match part.trim().parse::<usize>() {
             Ok(n) if n >= 2 => Ok(n),
-            _ => Err(format!(
-                "bad size {text:?}: expected lengths of at least 2 joined by 'x', like 4096 or 256x256"
-            )),
+            _ => Err(format!("bad size {text:?}: expected lengths of at least 2 joined by 'x', like 4096 or 256x256")),
         })
         .collect::<Result<Vec<_>, _>>()?;
     if lengths.len() > 3 {
@@ -224,23 +216,7 @@ mod tests {
         let one_d: Vec<usize> = shapes.iter().filter(|s| s.len() == 1).map(|s| s[0]).collect();
         assert_eq!(
             one_d,
-            [
-                64,
-                256,
-                1000,
-                1024,
-                2187,
-                3125,
-                4096,
-                16384,
-                16807,
-                61440,
-                65536,
-                262144,
-                1 << 20,
-                1 << 22,
-                1 << 24
-            ]
+            [64, 256, 1000, 1024, 2187, 3125, 4096, 16384, 16807, 61440, 65536, 262144, 1 << 20, 1 << 22, 1 << 24]
         );
         assert_eq!(shapes.iter().filter(|s| s.len() == 2).count(), 3);
         assert_eq!(shapes.iter().filter(|s| s.len() == 3).count(), 2);
@@ -251,10 +227,7 @@ mod tests {
         for shape in standard_shapes() {
             let case = Case::new(Kind::C2c, Precision::Single, shape, false);
             let total = case.points() * case.batch;
-            assert!(
-                total <= POINTS_PER_RUN.max(case.points()) && total > POINTS_PER_RUN / 2,
-                "{case:?}"
-            );
+            assert!(total <= POINTS_PER_RUN.max(case.points()) && total > POINTS_PER_RUN / 2, "{case:?}");
         }
         assert_eq!(Case::new(Kind::C2c, Precision::Single, vec![1 << 24], false).batch, 1);
         assert_eq!(Case::new(Kind::C2c, Precision::Single, vec![64], false).batch, 1 << 16);

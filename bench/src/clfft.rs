@@ -138,11 +138,7 @@ impl Clfft {
         let api = Api::load(&library)?;
         let (mut major, mut minor, mut patch) = (0, 0, 0);
         unsafe { (api.get_version)(&mut major, &mut minor, &mut patch) };
-        let clfft = Clfft {
-            api,
-            version: (major, minor, patch),
-            path: library.path.clone(),
-        };
+        let clfft = Clfft { api, version: (major, minor, patch), path: library.path.clone() };
         clfft.setup()?;
         Ok(clfft)
     }
@@ -150,12 +146,7 @@ impl Clfft {
     /// clfftSetup, which is where both libraries read their environment (`CLFFT_REQUEST_LIB_NOMEMALLOC`).
     pub fn setup(&self) -> Result<(), String> {
         // clfftInitSetupData is an inline function of clFFT.h, not an exported symbol: fill it in as it does.
-        let data = SetupData {
-            major: self.version.0,
-            minor: self.version.1,
-            patch: self.version.2,
-            debug_flags: 0,
-        };
+        let data = SetupData { major: self.version.0, minor: self.version.1, patch: self.version.2, debug_flags: 0 };
         let status = unsafe { (self.api.setup)(&data) };
         checked(status, "clfftSetup").map_err(|f| f.to_string())
     }
@@ -199,22 +190,10 @@ impl Clfft {
             checked((api.set_layout)(handle, input_layout, output_layout), "clfftSetLayout")?;
             checked((api.set_result_location)(handle, placement), "clfftSetResultLocation")?;
             checked((api.set_plan_batch_size)(handle, case.batch), "clfftSetPlanBatchSize")?;
-            checked(
-                (api.set_plan_in_stride)(handle, dims, in_strides.as_mut_ptr()),
-                "clfftSetPlanInStride",
-            )?;
-            checked(
-                (api.set_plan_out_stride)(handle, dims, out_strides.as_mut_ptr()),
-                "clfftSetPlanOutStride",
-            )?;
-            checked(
-                (api.set_plan_distance)(handle, in_distance, out_distance),
-                "clfftSetPlanDistance",
-            )?;
-            checked(
-                (api.bake_plan)(handle, 1, &mut queue, None, ptr::null_mut()),
-                "clfftBakePlan",
-            )?;
+            checked((api.set_plan_in_stride)(handle, dims, in_strides.as_mut_ptr()), "clfftSetPlanInStride")?;
+            checked((api.set_plan_out_stride)(handle, dims, out_strides.as_mut_ptr()), "clfftSetPlanOutStride")?;
+            checked((api.set_plan_distance)(handle, in_distance, out_distance), "clfftSetPlanDistance")?;
+            checked((api.bake_plan)(handle, 1, &mut queue, None, ptr::null_mut()), "clfftBakePlan")?;
         }
         Ok(plan)
     }

@@ -36,10 +36,9 @@ pub fn to_bytes(values: &[f64], precision: Precision) -> Vec<u8> {
 
 pub fn from_bytes(bytes: &[u8], precision: Precision) -> Vec<f64> {
     match precision {
-        Precision::Single => bytes
-            .chunks_exact(4)
-            .map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]) as f64)
-            .collect(),
+        Precision::Single => {
+            bytes.chunks_exact(4).map(|b| f32::from_ne_bytes([b[0], b[1], b[2], b[3]]) as f64).collect()
+        }
         Precision::Double => bytes
             .chunks_exact(8)
             .map(|b| f64::from_ne_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
@@ -72,10 +71,7 @@ mod tests {
         let values = input(&case);
         assert_eq!(values.len(), case.input_reals());
         assert!(values.iter().all(|&v| (-1.0..1.0).contains(&v) && v as f32 as f64 == v));
-        assert_eq!(
-            from_bytes(&to_bytes(&values, Precision::Single), Precision::Single),
-            values
-        );
+        assert_eq!(from_bytes(&to_bytes(&values, Precision::Single), Precision::Single), values);
     }
 
     #[test]

@@ -17,10 +17,7 @@ impl Library {
         if handle.is_null() {
             return Err(last_error());
         }
-        Ok(Library {
-            handle,
-            path: path.to_string(),
-        })
+        Ok(Library { handle, path: path.to_string() })
     }
 
     /// The address of `name`, as a function pointer of type `F`.

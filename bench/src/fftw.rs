@@ -83,11 +83,7 @@ impl Fftw {
                 free: core.function(&name("free"))?,
             }
         };
-        Ok(Fftw {
-            api,
-            precision,
-            threads,
-        })
+        Ok(Fftw { api, precision, threads })
     }
 
     fn array(&self, reals: usize) -> Result<Array<'_>, String> {
@@ -163,21 +159,14 @@ impl Fftw {
             }
         }
         unsafe { (self.api.destroy_plan)(plan) };
-        Ok(Measurement {
-            plan_ms: Some(plan_ms),
-            times_ms,
-            output: Some(destination.read()),
-            ..Measurement::default()
-        })
+        Ok(Measurement { plan_ms: Some(plan_ms), times_ms, output: Some(destination.read()), ..Measurement::default() })
     }
 
     /// The transform of `input` with an FFTW_ESTIMATE plan: the reference, when this is the double library.
     pub fn transform(&self, case: &Case, input: &[f64]) -> Result<Vec<f64>, String> {
         let source = self.array(case.input_reals())?;
         let destination = self.array(case.output_reals())?;
-        let plan = self
-            .plan(case, &source, &destination, FFTW_ESTIMATE)
-            .map_err(|f| f.to_string())?;
+        let plan = self.plan(case, &source, &destination, FFTW_ESTIMATE).map_err(|f| f.to_string())?;
         source.write(input);
         unsafe {
             (self.api.execute)(plan);

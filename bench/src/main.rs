@@ -52,10 +52,7 @@ struct ColdCaches {
 impl ColdCaches {
     /// Must run before the first OpenCL call: PoCL reads POCL_CACHE_DIR when the platform initialises.
     fn install() -> Result<Self, String> {
-        let stamp = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or_default();
+        let stamp = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or_default();
         let root = std::env::temp_dir().join(format!("fftx-bench-cold-{}-{stamp}", std::process::id()));
         for (var, sub) in [("FFTX_CACHE_DIR", "fftx"), ("POCL_CACHE_DIR", "pocl")] {
             let dir = root.join(sub);
@@ -85,11 +82,7 @@ struct Bench {
 }
 
 fn run(options: &Options) -> Result<(), String> {
-    let cold = if options.cold {
-        Some(ColdCaches::install()?)
-    } else {
-        None
-    };
+    let cold = if options.cold { Some(ColdCaches::install()?) } else { None };
     // clFFT latches this variable at clfftSetup and never clears it, so the run controls it itself.
     if let Some(value) = std::env::var_os(NOMEMALLOC_VAR) {
         println!("note: unsetting {NOMEMALLOC_VAR}={value:?} so clFFT starts in its default mode; see --nomemalloc");
@@ -103,11 +96,7 @@ fn run(options: &Options) -> Result<(), String> {
     println!("machine: {threads} cores, {}", load_average());
     println!("caches: {}", cache_description(cold.is_some()));
 
-    let fftx = if options.wants(Contender::Fftx) {
-        load_fftx(options)
-    } else {
-        None
-    };
+    let fftx = if options.wants(Contender::Fftx) { load_fftx(options) } else { None };
     let clfft = if options.wants(Contender::Clfft) {
         match Clfft::load(&options.clfft_lib) {
             Ok(lib) => {
@@ -131,39 +120,20 @@ fn run(options: &Options) -> Result<(), String> {
             None
         }
     };
-    let fftw_single = if options.precisions.contains(&Precision::Single) {
-        load_fftw(Precision::Single)
-    } else {
-        None
-    };
+    let fftw_single = if options.precisions.contains(&Precision::Single) { load_fftw(Precision::Single) } else { None };
     // The double library is also the accuracy reference, so it loads whatever --only says.
     let fftw_double = load_fftw(Precision::Double);
     if fftw_double.is_none() {
         println!("no FFTW double precision: results cannot be checked (RMSE column empty)");
     }
-    println!(
-        "fftw: {} threads, FFTW_MEASURE, out-of-place; reference: FFTW double, FFTW_ESTIMATE",
-        threads
-    );
-    let timing = Timing {
-        runs: options.runs,
-        warmups: 2,
-    };
+    println!("fftw: {} threads, FFTW_MEASURE, out-of-place; reference: FFTW double, FFTW_ESTIMATE", threads);
+    let timing = Timing { runs: options.runs, warmups: 2 };
     println!(
         "timing: median and min of {} runs after {} warm-up runs; wall clock around enqueue + clFinish",
         timing.runs, timing.warmups
     );
 
-    let bench = Bench {
-        device,
-        cl,
-        timing,
-        fftx,
-        clfft,
-        vkfft,
-        fftw_single,
-        fftw_double,
-    };
+    let bench = Bench { device, cl, timing, fftx, clfft, vkfft, fftw_single, fftw_double };
     let rows = if options.nomemalloc {
         run_nomemalloc(&bench, options)?
     } else {
@@ -201,10 +171,7 @@ fn run(options: &Options) -> Result<(), String> {
 /// Other work on the machine skews every timing, so the report says how busy it was.
 fn load_average() -> String {
     match std::fs::read_to_string("/proc/loadavg") {
-        Ok(text) => format!(
-            "load average {}",
-            text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
-        ),
+        Ok(text) => format!("load average {}", text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")),
         Err(_) => "load average unknown".into(),
     }
 }
@@ -232,10 +199,7 @@ fn vkfft_available() -> bool {
 }
 
 fn load_fftx(options: &Options) -> Option<Clfft> {
-    let explicit = options
-        .fftx_lib
-        .clone()
-        .or_else(|| std::env::var("FFTX_BENCH_LIB").ok());
+    let explicit = options.fftx_lib.clone().or_else(|| std::env::var("FFTX_BENCH_LIB").ok());
     let path = match &explicit {
         Some(path) => PathBuf::from(path),
         None => match std::env::current_exe() {
@@ -256,10 +220,7 @@ fn load_fftx(options: &Options) -> Option<Clfft> {
             Some(lib)
         }
         Err(e) => {
-            println!(
-                "fftx: cannot load {} ({e}); build it with `cargo build --release`",
-                path.display()
-            );
+            println!("fftx: cannot load {} ({e}); build it with `cargo build --release`", path.display());
             None
         }
     }
@@ -272,15 +233,9 @@ fn warn_if_stale(library: &Path) {
         return;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let newest = ["src", "kernels"]
-        .iter()
-        .filter_map(|dir| newest_modification(&root.join(dir)))
-        .max();
+    let newest = ["src", "kernels"].iter().filter_map(|dir| newest_modification(&root.join(dir))).max();
     if newest.is_some_and(|newest| newest > built) {
-        println!(
-            "warning: {} is older than the library sources; run `cargo build --release` first",
-            library.display()
-        );
+        println!("warning: {} is older than the library sources; run `cargo build --release` first", library.display());
     }
 }
 
@@ -313,11 +268,7 @@ fn prepare(bench: &Bench, case: &Case) -> Result<Prepared, String> {
         None => None,
     };
     let buffers = CaseBuffers::new(&bench.cl, case, &data::to_bytes(&input, case.precision))?;
-    Ok(Prepared {
-        input,
-        reference,
-        buffers,
-    })
+    Ok(Prepared { input, reference, buffers })
 }
 
 /// Every selected implementation on one case. `suffix` tags the rows of a second mode ("+nomemalloc"), which
@@ -344,12 +295,7 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
             }
             Err(failure) => Outcome::Failed(failure),
         };
-        let row = Row {
-            implementation: format!("{name}{suffix}"),
-            case: case.clone(),
-            outcome,
-            copy_ms,
-        };
+        let row = Row { implementation: format!("{name}{suffix}"), case: case.clone(), outcome, copy_ms };
         println!("{}", report::case_line(&row));
         let median = row.stats().map(|s| s.median_ms);
         rows.push(row);
@@ -363,11 +309,7 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
         record("fftx", measure_clfft_api(bench, fftx, case, &prepared, true), copy_ms);
     }
     if let Some(clfft) = &bench.clfft {
-        record(
-            "clfft",
-            measure_clfft_api(bench, clfft, case, &prepared, false),
-            copy_ms,
-        );
+        record("clfft", measure_clfft_api(bench, clfft, case, &prepared, false), copy_ms);
     }
     if bench.vkfft {
         record("vkfft", measure_vkfft(bench, case, &prepared), copy_ms);
@@ -385,17 +327,11 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
 }
 
 fn measure_copy(bench: &Bench, prepared: &Prepared) -> Result<Measurement, Failure> {
-    Ok(Measurement {
-        times_ms: time_copy(&bench.cl, &prepared.buffers, &bench.timing)?,
-        ..Measurement::default()
-    })
+    Ok(Measurement { times_ms: time_copy(&bench.cl, &prepared.buffers, &bench.timing)?, ..Measurement::default() })
 }
 
 fn read_result(bench: &Bench, case: &Case, buffers: &CaseBuffers) -> Result<Vec<f64>, Failure> {
-    let bytes = bench
-        .cl
-        .read(buffers.result(), case.output_bytes())
-        .map_err(Failure::Error)?;
+    let bytes = bench.cl.read(buffers.result(), case.output_bytes()).map_err(Failure::Error)?;
     Ok(data::from_bytes(&bytes, case.precision))
 }
 
@@ -422,9 +358,7 @@ fn measure_clfft_api(
         None
     };
     let output = buffers.output.as_ref().map(|b| b.mem);
-    let times_ms = time_device(cl, buffers, &bench.timing, || {
-        plan.enqueue(cl, buffers.input.mem, output)
-    })?;
+    let times_ms = time_device(cl, buffers, &bench.timing, || plan.enqueue(cl, buffers.input.mem, output))?;
     Ok(Measurement {
         plan_ms: Some(plan_ms),
         warm_plan_ms,
@@ -467,9 +401,7 @@ fn run_nomemalloc(bench: &Bench, options: &Options) -> Result<Vec<Row>, String> 
         rows.extend(run_case(bench, options, case, "", None));
     }
     let copy_ms = |case: &Case| {
-        rows.iter()
-            .find(|r| &r.case == case && r.implementation == "copy")
-            .and_then(|r| Some(r.stats()?.median_ms))
+        rows.iter().find(|r| &r.case == case && r.implementation == "copy").and_then(|r| Some(r.stats()?.median_ms))
     };
     let copy_times: Vec<Option<f64>> = cases.iter().map(copy_ms).collect();
     std::env::set_var(NOMEMALLOC_VAR, "1");

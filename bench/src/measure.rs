@@ -54,20 +54,9 @@ impl CaseBuffers {
     pub fn new(cl: &Cl, case: &Case, input: &[u8]) -> Result<Self, String> {
         let pristine = cl.buffer(case.input_bytes())?;
         cl.write(&pristine, input)?;
-        let input = cl.buffer(
-            case.input_bytes()
-                .max(if case.in_place { case.output_bytes() } else { 0 }),
-        )?;
-        let output = if case.in_place {
-            None
-        } else {
-            Some(cl.buffer(case.output_bytes())?)
-        };
-        Ok(CaseBuffers {
-            pristine,
-            input,
-            output,
-        })
+        let input = cl.buffer(case.input_bytes().max(if case.in_place { case.output_bytes() } else { 0 }))?;
+        let output = if case.in_place { None } else { Some(cl.buffer(case.output_bytes())?) };
+        Ok(CaseBuffers { pristine, input, output })
     }
 
     /// Where the result lands.
@@ -115,8 +104,7 @@ pub fn time_copy(cl: &Cl, buffers: &CaseBuffers, timing: &Timing) -> Result<Vec<
     let mut times_ms = Vec::with_capacity(timing.runs);
     for run in 0..timing.warmups + timing.runs {
         let start = Instant::now();
-        cl.enqueue_copy(&buffers.pristine, &buffers.input, buffers.pristine.bytes)
-            .map_err(Failure::Error)?;
+        cl.enqueue_copy(&buffers.pristine, &buffers.input, buffers.pristine.bytes).map_err(Failure::Error)?;
         cl.finish().map_err(Failure::Error)?;
         if run >= timing.warmups {
             times_ms.push(start.elapsed().as_secs_f64() * 1e3);

@@ -44,22 +44,13 @@ fn info_bytes(query: impl Fn(usize, *mut c_void, *mut usize) -> cl_int, what: &s
 }
 
 fn text(bytes: Vec<u8>) -> String {
-    String::from_utf8_lossy(&bytes)
-        .trim_end_matches('\0')
-        .trim()
-        .to_string()
+    String::from_utf8_lossy(&bytes).trim_end_matches('\0').trim().to_string()
 }
 
 fn device_value<T: Copy + Default>(device: cl_device_id, param: cl_device_info) -> Result<T, String> {
     let mut value = T::default();
     let code = unsafe {
-        clGetDeviceInfo(
-            device,
-            param,
-            std::mem::size_of::<T>(),
-            (&mut value as *mut T).cast(),
-            ptr::null_mut(),
-        )
+        clGetDeviceInfo(device, param, std::mem::size_of::<T>(), (&mut value as *mut T).cast(), ptr::null_mut())
     };
     check(code, "clGetDeviceInfo")?;
     Ok(value)
@@ -73,10 +64,7 @@ pub fn all_devices() -> Result<Vec<Vec<Device>>, String> {
         "clGetPlatformIDs (is an OpenCL ICD installed, e.g. pocl-opencl-icd?)",
     )?;
     let mut platforms = vec![ptr::null_mut(); count as usize];
-    check(
-        unsafe { clGetPlatformIDs(count, platforms.as_mut_ptr(), ptr::null_mut()) },
-        "clGetPlatformIDs",
-    )?;
+    check(unsafe { clGetPlatformIDs(count, platforms.as_mut_ptr(), ptr::null_mut()) }, "clGetPlatformIDs")?;
     let mut result = Vec::new();
     for platform in platforms {
         let platform_name = text(info_bytes(
@@ -152,11 +140,7 @@ pub struct Cl {
 
 impl Cl {
     pub fn new(device: &Device) -> Result<Self, String> {
-        let properties = [
-            CL_CONTEXT_PLATFORM as cl_context_properties,
-            device.platform as cl_context_properties,
-            0,
-        ];
+        let properties = [CL_CONTEXT_PLATFORM as cl_context_properties, device.platform as cl_context_properties, 0];
         let mut code = 0;
         let context = unsafe { clCreateContext(properties.as_ptr(), 1, &device.id, None, ptr::null_mut(), &mut code) };
         check(code, "clCreateContext")?;
@@ -233,19 +217,8 @@ impl Cl {
     }
 
     pub fn enqueue_copy(&self, from: &Buffer, to: &Buffer, bytes: usize) -> Result<(), String> {
-        let code = unsafe {
-            clEnqueueCopyBuffer(
-                self.queue,
-                from.mem,
-                to.mem,
-                0,
-                0,
-                bytes,
-                0,
-                ptr::null(),
-                ptr::null_mut(),
-            )
-        };
+        let code =
+            unsafe { clEnqueueCopyBuffer(self.queue, from.mem, to.mem, 0, 0, bytes, 0, ptr::null(), ptr::null_mut()) };
         check(code, "clEnqueueCopyBuffer")
     }
 

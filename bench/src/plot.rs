@@ -26,13 +26,7 @@ fn palette(implementation: &str) -> RGBColor {
 fn axis_label(case: &Case) -> String {
     case.lengths
         .iter()
-        .map(|&n| {
-            if n.is_power_of_two() && n >= 64 {
-                format!("2^{}", n.trailing_zeros())
-            } else {
-                n.to_string()
-            }
-        })
+        .map(|&n| if n.is_power_of_two() && n >= 64 { format!("2^{}", n.trailing_zeros()) } else { n.to_string() })
         .collect::<Vec<_>>()
         .join("x")
 }
@@ -53,23 +47,15 @@ pub fn write(path: &Path, rows: &[Row], title: &str) -> Result<(), String> {
     let columns = groups.len().min(2);
     let grid_rows = groups.len().div_ceil(columns);
     let (panel_width, panel_height, title_height) = (900u32, 560u32, 40u32);
-    let size = (
-        panel_width * columns as u32,
-        panel_height * grid_rows as u32 + title_height,
-    );
+    let size = (panel_width * columns as u32, panel_height * grid_rows as u32 + title_height);
     let root = BitMapBackend::new(path, size).into_drawing_area();
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     root.fill(&WHITE).map_err(|e| fail(&e))?;
     let (header, body) = root.split_vertically(title_height);
-    header
-        .draw_text(title, &(FONT, 20).into_font().color(&BLACK), (12, 10))
-        .map_err(|e| fail(&e))?;
+    header.draw_text(title, &(FONT, 20).into_font().color(&BLACK), (12, 10)).map_err(|e| fail(&e))?;
     let panels = body.split_evenly((grid_rows, columns));
     for (panel, &(kind, precision)) in panels.iter().zip(&groups) {
-        let group: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.case.kind == kind && r.case.precision == precision)
-            .collect();
+        let group: Vec<&Row> = rows.iter().filter(|r| r.case.kind == kind && r.case.precision == precision).collect();
         draw_panel(panel, &group, kind, precision).map_err(|e| fail(&e))?;
     }
     root.present().map_err(|e| fail(&e))
@@ -162,18 +148,9 @@ fn draw_panel<'a>(panel: &Area<'a>, rows: &[&Row], kind: Kind, precision: Precis
                 chart.draw_series(LineSeries::new(line, color.stroke_width(2)))?;
             }
         }
-        let label = if name == "copy" {
-            "copy (floor)".to_string()
-        } else {
-            name.to_string()
-        };
+        let label = if name == "copy" { "copy (floor)".to_string() } else { name.to_string() };
         chart
-            .draw_series(
-                points
-                    .iter()
-                    .flatten()
-                    .map(|(x, y)| Circle::new((x.clone(), *y), 3, color.filled())),
-            )?
+            .draw_series(points.iter().flatten().map(|(x, y)| Circle::new((x.clone(), *y), 3, color.filled())))?
             .label(label)
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
     }

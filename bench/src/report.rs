@@ -147,12 +147,8 @@ pub fn case_line(row: &Row) -> String {
 }
 
 /// Throughput ratios that the summary reports when both sides were run: (numerator, denominator).
-const RATIOS: [(&str, &str); 4] = [
-    ("fftx", "clfft"),
-    ("fftx", "vkfft"),
-    ("fftx", "fftw"),
-    ("fftx+nomemalloc", "clfft+nomemalloc"),
-];
+const RATIOS: [(&str, &str); 4] =
+    [("fftx", "clfft"), ("fftx", "vkfft"), ("fftx", "fftw"), ("fftx+nomemalloc", "clfft+nomemalloc")];
 
 /// The final table: GFLOPS of every implementation per case, the throughput ratios, fftx's time over the
 /// copy's, and geometric means of the ratios.
@@ -170,10 +166,8 @@ pub fn summary(rows: &[Row]) -> String {
     let find = |case: &Case, name: &str| rows.iter().find(|r| &r.case == case && r.implementation == name);
     // A wrong result has no throughput worth comparing.
     let gflops = |case: &Case, name: &str| find(case, name).filter(|r| r.check() != "WRONG").and_then(Row::gflops);
-    let ratios: Vec<(&str, &str)> = RATIOS
-        .into_iter()
-        .filter(|(a, b)| implementations.contains(a) && implementations.contains(b))
-        .collect();
+    let ratios: Vec<(&str, &str)> =
+        RATIOS.into_iter().filter(|(a, b)| implementations.contains(a) && implementations.contains(b)).collect();
     let timed_against_copy: Vec<&str> = ["fftx", "fftx+nomemalloc"]
         .into_iter()
         .filter(|name| implementations.contains(name) && implementations.contains(&"copy"))
@@ -215,11 +209,7 @@ pub fn summary(rows: &[Row]) -> String {
         let values = ratios
             .iter()
             .map(|(a, b)| Some(gflops(case, a)? / gflops(case, b)?))
-            .chain(
-                timed_against_copy
-                    .iter()
-                    .map(|name| find(case, name).and_then(Row::copy_ratio)),
-            );
+            .chain(timed_against_copy.iter().map(|name| find(case, name).and_then(Row::copy_ratio)));
         for (i, value) in values.enumerate() {
             let width = ratio_names[i].len().max(8);
             match value {
@@ -242,11 +232,7 @@ pub fn summary(rows: &[Row]) -> String {
     out.push_str(" |");
     for (i, (sum, count)) in logs.iter().enumerate() {
         let width = ratio_names[i].len().max(8);
-        let cell = if *count > 0 {
-            format!("{:.2}x", (sum / *count as f64).exp())
-        } else {
-            "-".into()
-        };
+        let cell = if *count > 0 { format!("{:.2}x", (sum / *count as f64).exp()) } else { "-".into() };
         let _ = write!(out, " {cell:>width$}");
     }
     out.push('\n');
@@ -291,10 +277,7 @@ pub fn write_csv(path: &Path, rows: &[Row], device: &str) -> Result<(), String> 
             csv_number(stats.and_then(|s| s.rmse)),
             row.check().into(),
             csv_number(row.copy_ratio()),
-            stats
-                .and_then(|s| s.tmp_bytes)
-                .map(|b| b.to_string())
-                .unwrap_or_default(),
+            stats.and_then(|s| s.tmp_bytes).map(|b| b.to_string()).unwrap_or_default(),
             csv_field(&row.note()),
             csv_field(device),
         ];

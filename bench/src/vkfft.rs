@@ -39,9 +39,7 @@ impl VkfftPlan {
     /// initializeVkFFT for an out-of-place forward transform from the case's input to its output buffer.
     pub fn new(device: &Device, cl: &Cl, case: &Case, buffers: &CaseBuffers) -> Result<Self, Failure> {
         let Some(output) = &buffers.output else {
-            return Err(Failure::NotAvailable(
-                "the benchmark drives VkFFT out-of-place only".into(),
-            ));
+            return Err(Failure::NotAvailable("the benchmark drives VkFFT out-of-place only".into()));
         };
         let mut lengths = [1u64; 3];
         for (slot, &length) in lengths.iter_mut().zip(&case.lengths) {

@@ -6,7 +6,6 @@ use super::{guard, non_null};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::{library, registry, Direction, Layout, Plan, Settings};
-use crate::planner::factor;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Context, Queue};
 use ocl::core::ffi::{cl_command_queue, cl_context, cl_event, cl_float, cl_mem, cl_uint, cl_ulong};
@@ -98,10 +97,7 @@ fn with_plan<T>(handle: clfftPlanHandle, f: impl FnOnce(&mut Plan) -> Result<T>)
 fn dim_count(dim: clfftDim) -> Result<usize> {
     match dim {
         1..=3 => Ok(dim as usize),
-        _ => fail(
-            ErrorKind::NotImplemented,
-            format!("dimension {dim} is not CLFFT_1D, CLFFT_2D or CLFFT_3D"),
-        ),
+        _ => fail(ErrorKind::NotImplemented, format!("dimension {dim} is not CLFFT_1D, CLFFT_2D or CLFFT_3D")),
     }
 }
 
@@ -117,10 +113,7 @@ unsafe fn write_array(ptr: *mut usize, dim: clfftDim, values: &[usize], what: &s
     non_null(ptr, what)?;
     let n = dim_count(dim)?;
     if values.len() < n {
-        return fail(
-            ErrorKind::OpenCl(CLFFT_INVALID_ARG_INDEX),
-            format!("the plan holds {} {what}", values.len()),
-        );
+        return fail(ErrorKind::OpenCl(CLFFT_INVALID_ARG_INDEX), format!("the plan holds {} {what}", values.len()));
     }
     std::slice::from_raw_parts_mut(ptr, n).copy_from_slice(&values[..n]);
     Ok(())
@@ -129,12 +122,6 @@ unsafe fn write_array(ptr: *mut usize, dim: clfftDim, values: &[usize], what: &s
 fn check_lengths(lengths: &[usize]) -> Result<()> {
     if lengths.contains(&0) {
         return fail(ErrorKind::InvalidArgValue, "a length is zero");
-    }
-    if let Some(&bad) = lengths.iter().find(|&&l| !factor::is_smooth(l)) {
-        return fail(
-            ErrorKind::NotImplemented,
-            format!("length {bad} has a prime factor above 13"),
-        );
     }
     Ok(())
 }
@@ -157,12 +144,7 @@ unsafe fn first_queue(count: cl_uint, queues: *const cl_command_queue) -> Result
 pub unsafe extern "C" fn clfftInitSetupData(setupData: *mut clfftSetupData) -> clfftStatus {
     run("clfftInitSetupData", || {
         non_null(setupData, "setupData")?;
-        *setupData = clfftSetupData {
-            major: VERSION.0,
-            minor: VERSION.1,
-            patch: VERSION.2,
-            debugFlags: 0,
-        };
+        *setupData = clfftSetupData { major: VERSION.0, minor: VERSION.1, patch: VERSION.2, debugFlags: 0 };
         Ok(())
     })
 }
@@ -170,11 +152,7 @@ pub unsafe extern "C" fn clfftInitSetupData(setupData: *mut clfftSetupData) -> c
 #[no_mangle]
 pub unsafe extern "C" fn clfftSetup(setupData: *const clfftSetupData) -> clfftStatus {
     run("clfftSetup", || {
-        let flags = if setupData.is_null() {
-            0
-        } else {
-            (*setupData).debugFlags
-        };
+        let flags = if setupData.is_null() { 0 } else { (*setupData).debugFlags };
         library::setup(flags);
         Ok(())
     })
@@ -301,12 +279,7 @@ pub extern "C" fn clfftSetPlanPrecision(plHandle: clfftPlanHandle, precision: cl
                     format!("precision {precision} (a fast variant) is not supported"),
                 )
             }
-            _ => {
-                return fail(
-                    ErrorKind::InvalidArgValue,
-                    format!("precision {precision} is not a clfftPrecision"),
-                )
-            }
+            _ => return fail(ErrorKind::InvalidArgValue, format!("precision {precision} is not a clfftPrecision")),
         };
         with_plan(plHandle, |p| {
             p.settings_mut().precision = value;
@@ -319,10 +292,7 @@ fn direction(dir: clfftDirection) -> Result<Direction> {
     match dir {
         CLFFT_FORWARD => Ok(Direction::Forward),
         CLFFT_BACKWARD => Ok(Direction::Backward),
-        _ => fail(
-            ErrorKind::InvalidArgValue,
-            format!("direction {dir} is neither CLFFT_FORWARD nor CLFFT_BACKWARD"),
-        ),
+        _ => fail(ErrorKind::InvalidArgValue, format!("direction {dir} is neither CLFFT_FORWARD nor CLFFT_BACKWARD")),
     }
 }
 
@@ -531,10 +501,7 @@ pub unsafe extern "C" fn clfftGetLayout(
 pub extern "C" fn clfftSetLayout(plHandle: clfftPlanHandle, iLayout: clfftLayout, oLayout: clfftLayout) -> clfftStatus {
     run("clfftSetLayout", || {
         let (Some(i), Some(o)) = (Layout::from_raw(iLayout), Layout::from_raw(oLayout)) else {
-            return fail(
-                ErrorKind::InvalidArgValue,
-                format!("layouts {iLayout}/{oLayout} are not clfftLayout values"),
-            );
+            return fail(ErrorKind::InvalidArgValue, format!("layouts {iLayout}/{oLayout} are not clfftLayout values"));
         };
         use Layout::*;
         let allowed = match i {
@@ -543,10 +510,7 @@ pub extern "C" fn clfftSetLayout(plHandle: clfftPlanHandle, iLayout: clfftLayout
             Real => matches!(o, HermitianInterleaved | HermitianPlanar),
         };
         if !allowed {
-            return fail(
-                ErrorKind::NotImplemented,
-                format!("no transform goes from layout {i:?} to {o:?}"),
-            );
+            return fail(ErrorKind::NotImplemented, format!("no transform goes from layout {i:?} to {o:?}"));
         }
         with_plan(plHandle, |p| {
             let s = p.settings_mut();
@@ -576,10 +540,7 @@ pub extern "C" fn clfftSetResultLocation(plHandle: clfftPlanHandle, placeness: c
             CLFFT_INPLACE => true,
             CLFFT_OUTOFPLACE => false,
             _ => {
-                return fail(
-                    ErrorKind::InvalidArgValue,
-                    format!("placeness {placeness} is not a clfftResultLocation"),
-                )
+                return fail(ErrorKind::InvalidArgValue, format!("placeness {placeness} is not a clfftResultLocation"))
             }
         };
         with_plan(plHandle, |p| {
@@ -611,12 +572,7 @@ pub extern "C" fn clfftSetPlanTransposeResult(
         let t = match transposed {
             CLFFT_NOTRANSPOSE => false,
             CLFFT_TRANSPOSED => true,
-            _ => {
-                return fail(
-                    ErrorKind::InvalidArgValue,
-                    format!("{transposed} is not a clfftResultTransposed"),
-                )
-            }
+            _ => return fail(ErrorKind::InvalidArgValue, format!("{transposed} is not a clfftResultTransposed")),
         };
         with_plan(plHandle, |p| {
             p.settings_mut().transposed = t;
@@ -670,16 +626,10 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
         let d = direction(dir)?;
         let queue = first_queue(numQueuesAndEvents, commQueues)?;
         if numWaitEvents > 0 && waitEvents.is_null() {
-            return fail(
-                ErrorKind::InvalidEventWaitList,
-                "numWaitEvents > 0 with a null waitEvents",
-            );
+            return fail(ErrorKind::InvalidEventWaitList, "numWaitEvents > 0 with a null waitEvents");
         }
-        let wait: &[RawEvent] = if numWaitEvents == 0 {
-            &[]
-        } else {
-            std::slice::from_raw_parts(waitEvents, numWaitEvents as usize)
-        };
+        let wait: &[RawEvent] =
+            if numWaitEvents == 0 { &[] } else { std::slice::from_raw_parts(waitEvents, numWaitEvents as usize) };
         if inputBuffers.is_null() {
             return fail(ErrorKind::InvalidArgValue, "inputBuffers is null");
         }
@@ -690,10 +640,7 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             let output: &[RawMem] = if in_place {
                 &[]
             } else if outputBuffers.is_null() {
-                return fail(
-                    ErrorKind::InvalidArgValue,
-                    "outputBuffers is null for an out-of-place plan",
-                );
+                return fail(ErrorKind::InvalidArgValue, "outputBuffers is null for an out-of-place plan");
             } else {
                 std::slice::from_raw_parts(outputBuffers, if p.settings().out_layout.is_planar() { 2 } else { 1 })
             };
@@ -701,15 +648,7 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             let scale = p.settings().scale(d);
             p.bake(&queue)?;
             let baked = p.baked_mut().expect("baked above");
-            baked.enqueue(
-                d,
-                scale,
-                &queue,
-                wait,
-                input,
-                output,
-                (!tmpBuffer.is_null()).then_some(tmpBuffer),
-            )
+            baked.enqueue(d, scale, &queue, wait, input, output, (!tmpBuffer.is_null()).then_some(tmpBuffer))
         })?;
         if !outEvents.is_null() {
             for i in 0..numQueuesAndEvents as usize {

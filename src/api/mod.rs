@@ -16,10 +16,7 @@ pub(crate) fn guard<T>(name: &str, body: impl FnOnce() -> Result<T>) -> Result<T
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
-        Err(Error::new(
-            ErrorKind::Bugcheck,
-            format!("internal error (panic): {what}"),
-        ))
+        Err(Error::new(ErrorKind::Bugcheck, format!("internal error (panic): {what}")))
     });
     if let Err(e) = &result {
         crate::log::write(Topic::Error, &format!("{name}: {e}"));
@@ -30,10 +27,7 @@ pub(crate) fn guard<T>(name: &str, body: impl FnOnce() -> Result<T>) -> Result<T
 /// Fails with `InvalidHostPtr` when `ptr` is null.
 pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> Result<()> {
     if ptr.is_null() {
-        Err(Error::new(
-            ErrorKind::InvalidHostPtr,
-            format!("{what} is a null pointer"),
-        ))
+        Err(Error::new(ErrorKind::InvalidHostPtr, format!("{what} is a null pointer")))
     } else {
         Ok(())
     }

@@ -58,34 +58,17 @@ impl EdgeKernel {
     }
 
     pub fn reach_in(&self) -> Reach {
-        Reach::of(
-            self.in_count(),
-            self.in_stride,
-            &self.batch,
-            |d| d.in_stride,
-            self.in_kind,
-            self.in_planar,
-        )
+        Reach::of(self.in_count(), self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar)
     }
 
     pub fn reach_out(&self) -> Reach {
-        Reach::of(
-            self.out_count(),
-            self.out_stride,
-            &self.batch,
-            |d| d.out_stride,
-            self.out_kind,
-            self.out_planar,
-        )
+        Reach::of(self.out_count(), self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar)
     }
 
     /// One work-item per output element (x) and transform (y).
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
         let group = GROUP.min(self.out_count().next_power_of_two());
-        (
-            [self.out_count().div_ceil(group) * group, self.transforms()],
-            [group, 1],
-        )
+        ([self.out_count().div_ceil(group) * group, self.transforms()], [group, 1])
     }
 
     pub fn source(&self) -> KernelSource {
@@ -120,14 +103,7 @@ impl EdgeKernel {
     }
 
     pub fn params(&self) -> Vec<u64> {
-        layout_params(
-            self.in_stride,
-            self.out_stride,
-            self.in_kind,
-            self.out_kind,
-            &self.batch,
-            None,
-        )
+        layout_params(self.in_stride, self.out_stride, self.in_kind, self.out_kind, &self.batch, None)
     }
 
     /// The roots w_2n^k, k = 0..n, for the pre/post-process.

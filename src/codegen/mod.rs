@@ -1,6 +1,7 @@
 //! Execution-tree leaves become OpenCL programs: the sources in `kernels/` specialised by a block of
 //! `#define`s, plus the twiddle tables they read.
 
+pub mod bluestein;
 pub mod edge;
 pub mod stockham;
 pub mod twiddle;
@@ -41,6 +42,7 @@ const BUTTERFLIES_CL: &str = include_str!("../../kernels/butterflies.cl");
 const ACCESS_CL: &str = include_str!("../../kernels/access.cl");
 const LAYOUT_CL: &str = include_str!("../../kernels/layout.cl");
 const EDGE_CL: &str = include_str!("../../kernels/edge.cl");
+const BLUESTEIN_CL: &str = include_str!("../../kernels/bluestein.cl");
 const REAL_CL: &str = include_str!("../../kernels/real.cl");
 const STOCKHAM_CL: &str = include_str!("../../kernels/stockham.cl");
 
@@ -49,6 +51,7 @@ const STOCKHAM_CL: &str = include_str!("../../kernels/stockham.cl");
 pub enum KernelSpec {
     Stockham(stockham::StockhamKernel),
     Edge(edge::EdgeKernel),
+    Chirp(bluestein::ChirpKernel),
 }
 
 impl KernelSpec {
@@ -56,6 +59,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.source(),
             KernelSpec::Edge(k) => k.source(),
+            KernelSpec::Chirp(k) => k.source(),
         }
     }
 
@@ -63,6 +67,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.params(),
             KernelSpec::Edge(k) => k.params(),
+            KernelSpec::Chirp(k) => k.params(),
         }
     }
 
@@ -70,6 +75,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.twiddles(),
             KernelSpec::Edge(k) => k.twiddles(),
+            KernelSpec::Chirp(k) => k.twiddles(),
         }
     }
 
@@ -77,6 +83,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.work_size(),
             KernelSpec::Edge(k) => k.work_size(),
+            KernelSpec::Chirp(k) => k.work_size(),
         }
     }
 
@@ -86,6 +93,7 @@ impl KernelSpec {
         let (precision, input, output) = match self {
             KernelSpec::Stockham(k) => (k.precision, k.reach_in(), k.reach_out()),
             KernelSpec::Edge(k) => (k.precision, k.reach_in(), k.reach_out()),
+            KernelSpec::Chirp(k) => (k.precision, k.reach_in(), k.reach_out()),
         };
         (input.bytes(precision), output.bytes(precision))
     }
@@ -94,6 +102,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.wide_index,
             KernelSpec::Edge(k) => k.wide_index,
+            KernelSpec::Chirp(k) => k.wide_index,
         }
     }
 }
@@ -110,12 +119,7 @@ impl Reach {
     /// Positions of interleaved complex data are complex values; everything else counts reals.
     pub fn bytes(&self, precision: Precision) -> usize {
         let complex = self.kind == stockham::ElementKind::Complex && !self.planar;
-        self.positions
-            * if complex {
-                precision.complex_bytes()
-            } else {
-                precision.real_bytes()
-            }
+        self.positions * if complex { precision.complex_bytes() } else { precision.real_bytes() }
     }
 
     /// The reach of `count` elements `stride` apart in every transform of `batch` (strides from `pick`).
@@ -132,11 +136,7 @@ impl Reach {
             _ => 0,
         };
         let last = batch.iter().map(|d| (d.count - 1) * pick(d)).sum::<usize>() + (count.max(1) - 1) * stride + half;
-        Reach {
-            positions: last + 1,
-            kind,
-            planar,
-        }
+        Reach { positions: last + 1, kind, planar }
     }
 }
 

@@ -100,25 +100,11 @@ impl StockhamKernel {
     }
 
     pub fn reach_in(&self) -> Reach {
-        Reach::of(
-            self.in_count,
-            self.in_stride,
-            &self.batch,
-            |d| d.in_stride,
-            self.in_kind,
-            self.in_planar,
-        )
+        Reach::of(self.in_count, self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar)
     }
 
     pub fn reach_out(&self) -> Reach {
-        Reach::of(
-            self.out_count,
-            self.out_stride,
-            &self.batch,
-            |d| d.out_stride,
-            self.out_kind,
-            self.out_planar,
-        )
+        Reach::of(self.out_count, self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar)
     }
 
     /// Global and local work sizes: x spans the work-items of a slot, y the slots.
@@ -176,14 +162,8 @@ impl StockhamKernel {
             .flag("OUT_PLANAR", self.out_planar)
             .set("IN_KIND", kind_code(self.in_kind))
             .set("OUT_KIND", kind_code(self.out_kind))
-            .set(
-                "IN_MODE",
-                self.mode(self.in_kind, self.in_stride, self.batch.first().map(|b| b.in_stride)),
-            )
-            .set(
-                "OUT_MODE",
-                self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)),
-            )
+            .set("IN_MODE", self.mode(self.in_kind, self.in_stride, self.batch.first().map(|b| b.in_stride)))
+            .set("OUT_MODE", self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)))
             .set("IN_COUNT", self.in_count)
             .set("OUT_COUNT", self.out_count)
             .set(
@@ -208,15 +188,7 @@ impl StockhamKernel {
         }
         KernelSource {
             entry: "fftx_stockham",
-            source: d.program(&[
-                COMMON_CL,
-                LANES_CL,
-                BUTTERFLIES_CL,
-                ACCESS_CL,
-                LAYOUT_CL,
-                REAL_CL,
-                STOCKHAM_CL,
-            ]),
+            source: d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, STOCKHAM_CL]),
             options: String::new(),
         }
     }
@@ -238,18 +210,10 @@ impl StockhamKernel {
     fn post_twiddle_tables(&self) -> PostTwiddleTables {
         let start = stockham_table_len(&self.radices);
         match &self.post_twiddle {
-            None => PostTwiddleTables {
-                shift: 0,
-                hi_offset: start,
-                lanes_offset: start,
-            },
+            None => PostTwiddleTables { shift: 0, hi_offset: start, lanes_offset: start },
             Some(pt) => {
                 let (shift, lo, hi) = split_table_shape(pt.modulus);
-                PostTwiddleTables {
-                    shift,
-                    hi_offset: start + lo,
-                    lanes_offset: start + lo + hi,
-                }
+                PostTwiddleTables { shift, hi_offset: start + lo, lanes_offset: start + lo + hi }
             }
         }
     }
@@ -270,9 +234,8 @@ impl StockhamKernel {
             if self.post_twiddle_mode() == POST_TW_LANES {
                 let kmul = (pt.k_mul % pt.modulus) as u64;
                 for k in 0..self.n as u64 {
-                    let roots: Vec<(f64, f64)> = (0..self.lanes as u64)
-                        .map(|l| unit_root(mul_mod(l, mul_mod(kmul, k, n), n), n))
-                        .collect();
+                    let roots: Vec<(f64, f64)> =
+                        (0..self.lanes as u64).map(|l| unit_root(mul_mod(l, mul_mod(kmul, k, n), n), n)).collect();
                     // Packed as (re, im) pairs: VW real parts, then VW imaginary parts.
                     let flat: Vec<f64> = roots.iter().map(|r| r.0).chain(roots.iter().map(|r| r.1)).collect();
                     table.extend(flat.chunks_exact(2).map(|c| (c[0], c[1])));
@@ -294,16 +257,7 @@ pub(crate) fn layout_params(
 ) -> Vec<u64> {
     let (modulus, kmul, c_dim, tables) = match &post_twiddle {
         Some((pt, t)) => (pt.modulus, pt.k_mul % pt.modulus, pt.c_dim, *t),
-        None => (
-            1,
-            0,
-            0,
-            PostTwiddleTables {
-                shift: 0,
-                hi_offset: 0,
-                lanes_offset: 0,
-            },
-        ),
+        None => (1, 0, 0, PostTwiddleTables { shift: 0, hi_offset: 0, lanes_offset: 0 }),
     };
     let mut p = vec![
         in_stride as u64,
@@ -319,17 +273,8 @@ pub(crate) fn layout_params(
         half_of(out_kind) as u64,
     ];
     for (i, dim) in batch.iter().enumerate() {
-        let m = post_twiddle
-            .as_ref()
-            .and_then(|(pt, _)| pt.base_muls.get(i))
-            .copied()
-            .unwrap_or(0);
-        p.extend([
-            dim.count as u64,
-            dim.in_stride as u64,
-            dim.out_stride as u64,
-            (m % modulus) as u64,
-        ]);
+        let m = post_twiddle.as_ref().and_then(|(pt, _)| pt.base_muls.get(i)).copied().unwrap_or(0);
+        p.extend([dim.count as u64, dim.in_stride as u64, dim.out_stride as u64, (m % modulus) as u64]);
     }
     p
 }
@@ -393,11 +338,7 @@ mod tests {
             pad_shift: None,
             in_stride: 1,
             out_stride: 1,
-            batch: vec![BatchDim {
-                count: 10,
-                in_stride: n,
-                out_stride: n,
-            }],
+            batch: vec![BatchDim { count: 10, in_stride: n, out_stride: n }],
             in_planar: false,
             out_planar: false,
             in_kind: ElementKind::Complex,
@@ -405,12 +346,7 @@ mod tests {
             real_stage: RealStage::None,
             in_count: n,
             out_count: n,
-            post_twiddle: Some(PostTwiddle {
-                modulus: 4 * n,
-                c_dim: 0,
-                k_mul: 1,
-                base_muls: vec![],
-            }),
+            post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
         }
     }

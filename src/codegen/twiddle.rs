@@ -15,16 +15,8 @@ pub fn unit_root(e: u64, n: u64) -> (f64, f64) {
     if r == 0 {
         // Octant boundaries are exact: (cos, sin) of octant * pi/4.
         let h = FRAC_1_SQRT_2;
-        let (c, s) = [
-            (1.0, 0.0),
-            (h, h),
-            (0.0, 1.0),
-            (-h, h),
-            (-1.0, 0.0),
-            (-h, -h),
-            (0.0, -1.0),
-            (h, -h),
-        ][octant as usize];
+        let (c, s) =
+            [(1.0, 0.0), (h, h), (0.0, 1.0), (-h, h), (-1.0, 0.0), (-h, -h), (0.0, -1.0), (h, -h)][octant as usize];
         return (c, -s);
     }
     let phi = FRAC_PI_4 * (r as f64 / n as f64);
@@ -84,10 +76,7 @@ mod tests {
         assert_eq!(unit_root(12, 16), (0.0, 1.0));
         assert_eq!(unit_root(17, 16), unit_root(1, 16));
         let (c, s) = unit_root(2, 16);
-        assert_eq!(
-            (c, -s),
-            (std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2)
-        );
+        assert_eq!((c, -s), (std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2));
         // Inside an octant the angle carries one rounding: within an ulp of the true value.
         assert!((unit_root(1, 3).0 + 0.5).abs() <= f64::EPSILON / 2.0);
     }
@@ -98,10 +87,7 @@ mod tests {
             for e in [0u64, 1, n / 3, n / 2, n - 1, 2 * n + 5] {
                 let theta = -2.0 * std::f64::consts::PI * ((e % n) as f64) / n as f64;
                 let (c, s) = unit_root(e, n);
-                assert!(
-                    (c - theta.cos()).abs() < 1e-15 && (s - theta.sin()).abs() < 1e-15,
-                    "e={e} n={n}"
-                );
+                assert!((c - theta.cos()).abs() < 1e-15 && (s - theta.sin()).abs() < 1e-15, "e={e} n={n}");
             }
         }
     }

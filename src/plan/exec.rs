@@ -42,22 +42,10 @@ pub struct Baked {
 /// Bytes one plane of a buffer must hold: real data over the real lengths, complex data (interleaved or
 /// one plane of planar) over the complex lengths.
 fn plane_bytes(problem: &Problem, layout: &BufferLayout, real: bool) -> usize {
-    let lengths = if real {
-        problem.lengths.clone()
-    } else {
-        problem.complex_lengths()
-    };
-    let last = lengths
-        .iter()
-        .zip(&layout.strides)
-        .map(|(l, s)| (l - 1) * s)
-        .sum::<usize>()
+    let lengths = if real { problem.lengths.clone() } else { problem.complex_lengths() };
+    let last = lengths.iter().zip(&layout.strides).map(|(l, s)| (l - 1) * s).sum::<usize>()
         + (problem.batch - 1) * layout.dist;
-    let unit = if real || layout.planar {
-        problem.precision.real_bytes()
-    } else {
-        problem.precision.complex_bytes()
-    };
+    let unit = if real || layout.planar { problem.precision.real_bytes() } else { problem.precision.complex_bytes() };
     (last + 1) * unit
 }
 
@@ -65,17 +53,11 @@ impl Baked {
     pub fn new(settings: &Settings, queue: &Queue) -> Result<Baked> {
         let started = std::time::Instant::now();
         if queue.context()? != settings.context.raw() {
-            return fail(
-                ErrorKind::InvalidContext,
-                "the queue belongs to another context than the plan",
-            );
+            return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
         }
         let device = device_info(queue.device()?)?;
         if settings.precision == Precision::Double && !device.fp64 {
-            return fail(
-                ErrorKind::DeviceNoDouble,
-                format!("{} has no double precision", device.name),
-            );
+            return fail(ErrorKind::DeviceNoDouble, format!("{} has no double precision", device.name));
         }
         let problem: Problem = settings.problem()?;
         let exec = planner::plan(&problem, &device)?;
@@ -155,10 +137,7 @@ impl Baked {
         tmp: Option<RawMem>,
     ) -> Result<Event> {
         if queue.device()? as usize != self.device {
-            return fail(
-                ErrorKind::DeviceMismatch,
-                "the queue's device is not the device the plan was baked for",
-            );
+            return fail(ErrorKind::DeviceMismatch, "the queue's device is not the device the plan was baked for");
         }
         let output = if self.in_place { input } else { output };
         let (inputs, in_size) = self.planes(input, self.in_planar, self.in_bytes, "input")?;
@@ -170,11 +149,8 @@ impl Baked {
             BufRef::Tmp(_) => tmp_size,
         };
         // A planner mistake must never become an out-of-bounds write in the caller's memory.
-        if let Some((i, l)) = self
-            .launches
-            .iter()
-            .enumerate()
-            .find(|(_, l)| l.src_reach > size(l.src) || l.dst_reach > size(l.dst))
+        if let Some((i, l)) =
+            self.launches.iter().enumerate().find(|(_, l)| l.src_reach > size(l.src) || l.dst_reach > size(l.dst))
         {
             return fail(
                 ErrorKind::Bugcheck,
@@ -233,11 +209,7 @@ impl Baked {
                 Some(e) => vec![e.raw()],
                 None => wait.to_vec(),
             };
-            previous = Some(
-                launch
-                    .kernel
-                    .enqueue(queue.raw(), launch.global, launch.local, &chain)?,
-            );
+            previous = Some(launch.kernel.enqueue(queue.raw(), launch.global, launch.local, &chain)?);
         }
         previous.ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))
     }
@@ -264,14 +236,7 @@ impl Baked {
             }
             smallest = smallest.min(size);
         }
-        Ok((
-            if planar {
-                [given[0], given[1]]
-            } else {
-                [given[0], given[0]]
-            },
-            smallest,
-        ))
+        Ok((if planar { [given[0], given[1]] } else { [given[0], given[0]] }, smallest))
     }
 
     /// The scratch buffer and its size: the caller's if given (and large enough), otherwise the plan's own,
@@ -285,10 +250,7 @@ impl Baked {
             if size < self.tmp_bytes {
                 return fail(
                     ErrorKind::InvalidBufferSize,
-                    format!(
-                        "the temporary buffer holds {size} bytes; the plan needs {}",
-                        self.tmp_bytes
-                    ),
+                    format!("the temporary buffer holds {size} bytes; the plan needs {}", self.tmp_bytes),
                 );
             }
             return Ok((mem, size));
@@ -296,10 +258,7 @@ impl Baked {
         if self.own_tmp.is_none() {
             self.own_tmp = Some(Buffer::create(&self.context, self.tmp_bytes)?);
         }
-        Ok((
-            self.own_tmp.as_ref().map(|b| b.raw()).unwrap_or(std::ptr::null_mut()),
-            self.tmp_bytes,
-        ))
+        Ok((self.own_tmp.as_ref().map(|b| b.raw()).unwrap_or(std::ptr::null_mut()), self.tmp_bytes))
     }
 }
 
@@ -318,17 +277,11 @@ fn build_all(context: &Context, device: &DeviceInfo, sources: &[KernelSource]) -
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| fail(ErrorKind::Bugcheck, "a program build panicked"))
-            })
+            .map(|h| h.join().unwrap_or_else(|_| fail(ErrorKind::Bugcheck, "a program build panicked")))
             .collect()
     });
     let built: Vec<Program> = built.into_iter().collect::<Result<_>>()?;
-    Ok(sources
-        .iter()
-        .map(|s| built[distinct.iter().position(|d| *d == s).unwrap_or(0)].clone())
-        .collect())
+    Ok(sources.iter().map(|s| built[distinct.iter().position(|d| *d == s).unwrap_or(0)].clone()).collect())
 }
 
 fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -> Result<Buffer> {

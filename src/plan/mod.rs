@@ -125,10 +125,7 @@ impl Settings {
             (ComplexInterleaved | ComplexPlanar, ComplexInterleaved | ComplexPlanar) => Ok(TransformKind::C2C),
             (Real, HermitianInterleaved | HermitianPlanar) => Ok(TransformKind::R2C),
             (HermitianInterleaved | HermitianPlanar, Real) => Ok(TransformKind::C2R),
-            (i, o) => fail(
-                ErrorKind::NotImplemented,
-                format!("no transform goes from layout {i:?} to {o:?}"),
-            ),
+            (i, o) => fail(ErrorKind::NotImplemented, format!("no transform goes from layout {i:?} to {o:?}")),
         }
     }
 
@@ -179,10 +176,7 @@ impl Settings {
                 );
             }
             if self.in_place {
-                return fail(
-                    ErrorKind::TransposedNotImplemented,
-                    "a transposed result needs an out-of-place plan",
-                );
+                return fail(ErrorKind::TransposedNotImplemented, "a transposed result needs an out-of-place plan");
             }
             // The output array is the transpose: element (k0, k1) sits at k1 * os[0] + k0 * os[1].
             out_strides.swap(0, 1);
@@ -192,9 +186,8 @@ impl Settings {
         }
         // Length-1 axes carry no work; drop them as clFFT does (keeping the real axis of real transforms,
         // and at least one axis).
-        let keep: Vec<usize> = (0..dim)
-            .filter(|&a| self.lengths[a] > 1 || (a == 0 && kind != TransformKind::C2C))
-            .collect();
+        let keep: Vec<usize> =
+            (0..dim).filter(|&a| self.lengths[a] > 1 || (a == 0 && kind != TransformKind::C2C)).collect();
         let keep = if keep.is_empty() { vec![0] } else { keep };
         let pick = |v: &[usize]| keep.iter().map(|&a| v[a]).collect::<Vec<_>>();
         Ok(Problem {
@@ -202,11 +195,7 @@ impl Settings {
             kind,
             lengths: pick(&self.lengths),
             batch: self.batch,
-            input: BufferLayout {
-                strides: pick(&in_strides),
-                dist: self.in_dist,
-                planar: self.in_layout.is_planar(),
-            },
+            input: BufferLayout { strides: pick(&in_strides), dist: self.in_dist, planar: self.in_layout.is_planar() },
             output: BufferLayout {
                 strides: pick(&out_strides),
                 dist: self.out_dist,
@@ -221,10 +210,7 @@ impl Settings {
     /// ones beyond axis 0, unit strides along it), as clFFT and FFTW lay out padded real arrays.
     fn check_in_place(&self, kind: TransformKind, in_strides: &[usize], out_strides: &[usize]) -> Result<()> {
         if self.in_layout == Layout::HermitianPlanar || self.out_layout == Layout::HermitianPlanar {
-            return fail(
-                ErrorKind::InvalidPlan,
-                "in-place transforms cannot use a planar Hermitian layout",
-            );
+            return fail(ErrorKind::InvalidPlan, "in-place transforms cannot use a planar Hermitian layout");
         }
         let (real, complex, real_dist, complex_dist) = match kind {
             TransformKind::C2C => {

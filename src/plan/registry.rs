@@ -27,20 +27,14 @@ pub fn insert(plan: Plan) -> usize {
 pub fn get(handle: usize) -> Result<Shared> {
     match plans().get(&handle) {
         Some(plan) => Ok(plan.clone()),
-        None => fail(
-            ErrorKind::InvalidPlan,
-            format!("no plan with handle {handle} (never created, or destroyed)"),
-        ),
+        None => fail(ErrorKind::InvalidPlan, format!("no plan with handle {handle} (never created, or destroyed)")),
     }
 }
 
 pub fn remove(handle: usize) -> Result<Shared> {
     match plans().remove(&handle) {
         Some(plan) => Ok(plan),
-        None => fail(
-            ErrorKind::InvalidPlan,
-            format!("no plan with handle {handle} to destroy"),
-        ),
+        None => fail(ErrorKind::InvalidPlan, format!("no plan with handle {handle} to destroy")),
     }
 }
 

@@ -49,6 +49,31 @@ pub fn radices(mut n: usize) -> Vec<usize> {
     out
 }
 
+/// The convolution length for Bluestein's algorithm on `n` points: the smallest 2^a 3^b 5^c 7^d that is at
+/// least 2n - 1 (those radices are the fastest).
+pub fn bluestein_length(n: usize) -> usize {
+    let target = (2 * n).saturating_sub(1).max(1);
+    let mut best = target.next_power_of_two();
+    let mut p7 = 1;
+    while p7 < best {
+        let mut p5 = p7;
+        while p5 < best {
+            let mut p3 = p5;
+            while p3 < best {
+                let mut m = p3;
+                while m < target {
+                    m *= 2;
+                }
+                best = best.min(m);
+                p3 *= 3;
+            }
+            p5 *= 5;
+        }
+        p7 *= 7;
+    }
+    best
+}
+
 /// Divisors of `n`, ascending.
 pub fn divisors(n: usize) -> Vec<usize> {
     let mut small = Vec::new();
@@ -70,10 +95,7 @@ pub fn divisors(n: usize) -> Vec<usize> {
 /// Splits `n` as `rows * columns` for a four-step: both factors as close to sqrt(n) as possible while
 /// `rows <= max_rows`; `columns` may exceed the limit, in which case it is split again.
 pub fn four_step_split(n: usize, max_rows: usize) -> Option<(usize, usize)> {
-    let candidates: Vec<usize> = divisors(n)
-        .into_iter()
-        .filter(|&d| d > 1 && d < n && d <= max_rows)
-        .collect();
+    let candidates: Vec<usize> = divisors(n).into_iter().filter(|&d| d > 1 && d < n && d <= max_rows).collect();
     let root = (n as f64).sqrt();
     candidates
         .iter()
@@ -104,6 +126,18 @@ mod tests {
         }
         assert_eq!(radices(512), vec![16, 8, 4]);
         assert_eq!(radices(2), vec![2]);
+    }
+
+    #[test]
+    fn bluestein_lengths_are_smooth_and_just_long_enough() {
+        assert_eq!(bluestein_length(17), 35);
+        assert_eq!(bluestein_length(1), 1);
+        assert_eq!(bluestein_length(2), 3);
+        for n in [17, 149, 4097, 65537, 1_000_003] {
+            let m = bluestein_length(n);
+            assert!(m >= 2 * n - 1 && is_smooth(m), "{n} -> {m}");
+            assert!(m < 2 * (2 * n - 1), "{n} -> {m}");
+        }
     }
 
     #[test]

@@ -72,12 +72,7 @@ pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo
         while lanes > 1 && StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local {
             lanes /= 2;
         }
-        LeafShape {
-            lanes,
-            items_per_slot: 1,
-            slots_per_group: 1,
-            pad_shift,
-        }
+        LeafShape { lanes, items_per_slot: 1, slots_per_group: 1, pad_shift }
     } else {
         let largest = radices.iter().copied().max().unwrap_or(1);
         let items = (n / largest).clamp(1, device.max_work_group_size.min(256));
@@ -88,11 +83,6 @@ pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo
         {
             slots /= 2;
         }
-        LeafShape {
-            lanes: 1,
-            items_per_slot: items,
-            slots_per_group: slots,
-            pad_shift: None,
-        }
+        LeafShape { lanes: 1, items_per_slot: items, slots_per_group: slots, pad_shift: None }
     }
 }

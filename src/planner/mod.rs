@@ -6,6 +6,7 @@
 //! Stockham leaf; a longer one is split by four-step into two jobs, recursively. Real transforms add a
 //! real stage along axis 0, fused into the leaf or, for long axes, run as an edge pass of its own.
 
+mod bluestein;
 pub mod factor;
 mod fourstep;
 pub mod leaf;
@@ -39,17 +40,14 @@ impl BufferLayout {
             strides.push(s);
             s *= l;
         }
-        BufferLayout {
-            strides,
-            dist: s,
-            planar: false,
-        }
+        BufferLayout { strides, dist: s, planar: false }
     }
 
     fn stride(&self, axis: Axis) -> usize {
         match axis {
             Axis::Dim(a) => self.strides[a],
             Axis::Batch => self.dist,
+            Axis::Raw => 1,
         }
     }
 }
@@ -156,32 +154,18 @@ pub fn plan(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
     if problem.lengths.is_empty() || problem.lengths.iter().chain([&problem.batch]).any(|&l| l == 0) {
         return fail(ErrorKind::InvalidArgValue, "lengths and batch must be at least 1");
     }
-    if let Some(&bad) = problem.lengths.iter().find(|&&l| !factor::is_smooth(l)) {
-        return fail(
-            ErrorKind::NotImplemented,
-            format!("length {bad} has a prime factor above 13, which the mixed-radix engine does not take"),
-        );
-    }
-    let mut ctx = Ctx {
-        problem,
-        device,
-        steps: Vec::new(),
-        tmp_regions: 0,
-    };
+    let mut ctx = Ctx { problem, device, steps: Vec::new(), tmp_regions: 0, region_elements: problem.elements() };
     let tree = multidim::plan(&mut ctx)?;
-    Ok(ExecPlan {
-        tree,
-        steps: ctx.steps,
-        tmp_regions: ctx.tmp_regions,
-        region_elements: problem.elements(),
-    })
+    Ok(ExecPlan { tree, steps: ctx.steps, tmp_regions: ctx.tmp_regions, region_elements: ctx.region_elements })
 }
 
-/// The axis a logical dimension runs along: one of the transform axes, or the batch.
+/// The axis a logical dimension runs along: one of the transform axes, the batch, or raw element units
+/// (stride 1 in any buffer: scratch laid out by the job itself, as Bluestein's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Axis {
     Dim(usize),
     Batch,
+    Raw,
 }
 
 /// `count` positions along `axis`, `in_mul` (`out_mul`) times that axis's stride apart in the source
@@ -241,6 +225,8 @@ struct Ctx<'a> {
     device: &'a DeviceInfo,
     steps: Vec<Step>,
     tmp_regions: usize,
+    /// Complex elements per scratch region: one packed copy of the data, or more if a job needs it.
+    region_elements: usize,
 }
 
 /// Physical strides of a job's dimensions on one side.
@@ -259,13 +245,20 @@ impl Ctx<'_> {
         BufRef::Tmp(region)
     }
 
+    /// Makes every scratch region hold at least `elements` complex values.
+    fn need_region(&mut self, elements: usize) {
+        self.region_elements = self.region_elements.max(elements);
+    }
+
     fn max_leaf(&self) -> usize {
         leaf::max_leaf(self.device, self.problem.precision)
     }
 
     /// A leaf for the job if one kernel can take it, otherwise a four-step decomposition.
     fn plan_job(&mut self, job: Job) -> Result<Node> {
-        if job.fft.count <= self.max_leaf() {
+        if !factor::is_smooth(job.fft.count) {
+            bluestein::plan(self, job)
+        } else if job.fft.count <= self.max_leaf() {
             self.leaf(job)
         } else if job.stage != RealStage::None {
             fail(ErrorKind::Bugcheck, "a real stage on a job too long for one kernel")
@@ -287,9 +280,7 @@ impl Ctx<'_> {
             batch: dims.iter().copied().map(stride).collect(),
             kind: match side {
                 Side::Complex => ElementKind::Complex,
-                Side::RealPairs => ElementKind::RealPairs {
-                    half: layout.strides[0],
-                },
+                Side::RealPairs => ElementKind::RealPairs { half: layout.strides[0] },
                 Side::Real => ElementKind::Real,
             },
             planar: layout.planar,
@@ -316,7 +307,7 @@ impl Ctx<'_> {
         counts: (usize, usize),
         batch: &[usize],
     ) -> bool {
-        let region = self.problem.elements();
+        let region = self.region_elements;
         let offset_of = |b: BufRef| if let BufRef::Tmp(i) = b { 2 * i * region } else { 0 };
         let extent = |r: &Resolved, count: usize, offset: usize| {
             offset
@@ -331,10 +322,7 @@ impl Ctx<'_> {
             job.batch = merge_dims(&job.batch);
         }
         if job.batch.len() > 6 {
-            return fail(
-                ErrorKind::NotImplemented,
-                "more than six batch dimensions in one kernel",
-            );
+            return fail(ErrorKind::NotImplemented, "more than six batch dimensions in one kernel");
         }
         let problem = self.problem;
         let (input, output) = self.resolve_job(&job);
@@ -343,11 +331,7 @@ impl Ctx<'_> {
             .batch
             .iter()
             .enumerate()
-            .map(|(i, d)| BatchDim {
-                count: d.count,
-                in_stride: input.batch[i],
-                out_stride: output.batch[i],
-            })
+            .map(|(i, d)| BatchDim { count: d.count, in_stride: input.batch[i], out_stride: output.batch[i] })
             .collect();
         let n = job.fft.count;
         let radices = factor::radices(n);
@@ -363,14 +347,7 @@ impl Ctx<'_> {
             pad_shift: shape.pad_shift,
             in_stride: input.fft,
             out_stride: output.fft,
-            wide_index: self.wide(
-                job.src,
-                job.dst,
-                &input,
-                &output,
-                (job.in_count, job.out_count),
-                &counts,
-            ),
+            wide_index: self.wide(job.src, job.dst, &input, &output, (job.in_count, job.out_count), &counts),
             batch,
             in_planar: input.planar,
             out_planar: output.planar,
@@ -387,21 +364,14 @@ impl Ctx<'_> {
 
     /// A real-transform edge pass over the transforms of `job` (its fft count is the complex length).
     fn edge(&mut self, op: EdgeOp, job: Job) -> Result<Node> {
-        let job = Job {
-            batch: merge_dims(&job.batch),
-            ..job
-        };
+        let job = Job { batch: merge_dims(&job.batch), ..job };
         let (input, output) = self.resolve_job(&job);
         let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
         let batch: Vec<BatchDim> = job
             .batch
             .iter()
             .enumerate()
-            .map(|(i, d)| BatchDim {
-                count: d.count,
-                in_stride: input.batch[i],
-                out_stride: output.batch[i],
-            })
+            .map(|(i, d)| BatchDim { count: d.count, in_stride: input.batch[i], out_stride: output.batch[i] })
             .collect();
         let kernel = EdgeKernel {
             precision: self.problem.precision,
@@ -409,27 +379,14 @@ impl Ctx<'_> {
             n: job.fft.count,
             in_stride: input.fft,
             out_stride: output.fft,
-            wide_index: self.wide(
-                job.src,
-                job.dst,
-                &input,
-                &output,
-                (job.fft.count + 1, job.fft.count + 1),
-                &counts,
-            ),
+            wide_index: self.wide(job.src, job.dst, &input, &output, (job.fft.count + 1, job.fft.count + 1), &counts),
             batch,
             in_kind: input.kind,
             out_kind: output.kind,
             in_planar: input.planar,
             out_planar: output.planar,
         };
-        let summary = format!(
-            "{op:?} n={} transforms={} {:?}->{:?}",
-            kernel.n,
-            kernel.transforms(),
-            job.src,
-            job.dst
-        );
+        let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
         Ok(self.push(KernelSpec::Edge(kernel), job.src, job.dst, summary))
     }
 
@@ -437,13 +394,10 @@ impl Ctx<'_> {
         let kind = match kernel {
             KernelSpec::Stockham(_) => "Stockham",
             KernelSpec::Edge(_) => "RealEdge",
+            KernelSpec::Chirp(_) => "Chirp",
         };
         self.steps.push(Step { kernel, src, dst });
-        Node::Leaf {
-            step: self.steps.len() - 1,
-            kind,
-            summary,
-        }
+        Node::Leaf { step: self.steps.len() - 1, kind, summary }
     }
 }
 
@@ -465,19 +419,11 @@ fn merge_dims(dims: &[LogicalDim]) -> Vec<LogicalDim> {
 
 fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let radices: Vec<String> = k.radices.iter().map(|r| r.to_string()).collect();
-    let batch: Vec<String> = k
-        .batch
-        .iter()
-        .map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride))
-        .collect();
+    let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
         "n={} radices={} lanes={} items={} slots={} stride {}/{} batch [{}] {:?}->{:?}{}{}",
         k.n,
-        if radices.is_empty() {
-            "-".into()
-        } else {
-            radices.join("x")
-        },
+        if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
         k.items_per_slot,
         k.slots_per_group,
@@ -486,11 +432,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         batch.join(", "),
         src,
         dst,
-        if k.real_stage == RealStage::None {
-            String::new()
-        } else {
-            format!(" {:?}", k.real_stage)
-        },
+        if k.real_stage == RealStage::None { String::new() } else { format!(" {:?}", k.real_stage) },
         if k.post_twiddle.is_some() { " +twiddle" } else { "" }
     )
 }

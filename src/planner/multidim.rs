@@ -12,11 +12,7 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
     let problem = ctx.problem;
     let dims = problem.lengths.len();
     let kind = problem.kind;
-    let complex_axes: Vec<usize> = if kind == TransformKind::C2C {
-        (0..dims).collect()
-    } else {
-        (1..dims).collect()
-    };
+    let complex_axes: Vec<usize> = if kind == TransformKind::C2C { (0..dims).collect() } else { (1..dims).collect() };
     let mut children = Vec::with_capacity(dims);
     let mut current = BufRef::Input;
     if kind == TransformKind::R2C {
@@ -31,12 +27,7 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
             _ => BufRef::Output,
         };
         let n = problem.lengths[axis];
-        let fft = LogicalDim {
-            count: n,
-            axis: Axis::Dim(axis),
-            in_mul: 1,
-            out_mul: 1,
-        };
+        let fft = LogicalDim { count: n, axis: Axis::Dim(axis), in_mul: 1, out_mul: 1 };
         children.push(ctx.plan_job(Job::complex(fft, batch_dims(ctx, axis, current), current, dst))?);
         current = dst;
     }
@@ -46,11 +37,7 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
     if children.len() == 1 {
         Ok(children.remove(0))
     } else {
-        Ok(Node::MultiDim {
-            lengths: problem.lengths.clone(),
-            batch: problem.batch,
-            children,
-        })
+        Ok(Node::MultiDim { lengths: problem.lengths.clone(), batch: problem.batch, children })
     }
 }
 
@@ -58,26 +45,12 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
 /// holds the Hermitian half when the transform is real.
 fn batch_dims(ctx: &Ctx, axis: usize, src: BufRef) -> Vec<LogicalDim> {
     let problem = ctx.problem;
-    let lengths = if axis == 0 {
-        problem.lengths.clone()
-    } else {
-        problem.complex_lengths()
-    };
+    let lengths = if axis == 0 { problem.lengths.clone() } else { problem.complex_lengths() };
     let layout = problem.layout(src);
     let mut batch: Vec<LogicalDim> = (0..lengths.len())
         .filter(|&b| b != axis)
-        .map(|b| LogicalDim {
-            count: lengths[b],
-            axis: Axis::Dim(b),
-            in_mul: 1,
-            out_mul: 1,
-        })
-        .chain([LogicalDim {
-            count: problem.batch,
-            axis: Axis::Batch,
-            in_mul: 1,
-            out_mul: 1,
-        }])
+        .map(|b| LogicalDim { count: lengths[b], axis: Axis::Dim(b), in_mul: 1, out_mul: 1 })
+        .chain([LogicalDim { count: problem.batch, axis: Axis::Batch, in_mul: 1, out_mul: 1 }])
         .filter(|d| d.count > 1)
         .collect();
     batch.sort_by_key(|d| layout.stride(d.axis));

@@ -2,40 +2,27 @@
 //!
 //! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
 //! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores. When the
-//! complex FFT is too long for one kernel, the real stage becomes an edge pass of its own, before (C2R) or
-//! after (R2C) a four-step through scratch.
+//! complex FFT is too long for one kernel (or has a prime factor above 13), the real stage becomes an edge
+//! pass of its own, before (C2R) or after (R2C) the complex transform through scratch.
 
-use super::{Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
+use super::{factor, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::edge::EdgeOp;
 use crate::codegen::stockham::RealStage;
 use crate::error::Result;
 
 fn axis0(count: usize) -> LogicalDim {
-    LogicalDim {
-        count,
-        axis: Axis::Dim(0),
-        in_mul: 1,
-        out_mul: 1,
-    }
+    LogicalDim { count, axis: Axis::Dim(0), in_mul: 1, out_mul: 1 }
 }
 
 fn job(count: usize, batch: &[LogicalDim], src: BufRef, dst: BufRef, sides: (Side, Side)) -> Job {
-    Job {
-        in_side: sides.0,
-        out_side: sides.1,
-        ..Job::complex(axis0(count), batch.to_vec(), src, dst)
-    }
+    Job { in_side: sides.0, out_side: sides.1, ..Job::complex(axis0(count), batch.to_vec(), src, dst) }
 }
 
 /// Real input along axis 0 -> Hermitian output (n / 2 + 1 values).
 pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRef) -> Result<Node> {
     let n = ctx.problem.lengths[0];
-    let (m, in_side) = if n % 2 == 0 {
-        (n / 2, Side::RealPairs)
-    } else {
-        (n, Side::Real)
-    };
-    if m <= ctx.max_leaf() {
+    let (m, in_side) = if n % 2 == 0 { (n / 2, Side::RealPairs) } else { (n, Side::Real) };
+    if m <= ctx.max_leaf() && factor::is_smooth(m) {
         let mut leaf = job(m, &batch, src, dst, (in_side, Side::Complex));
         if n % 2 == 0 {
             leaf.stage = RealStage::R2cPost;
@@ -49,21 +36,14 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
     let complex = ctx.plan_job(job(m, &batch, src, scratch, (in_side, Side::Complex)))?;
     let op = if n % 2 == 0 { EdgeOp::R2cPost } else { EdgeOp::Truncate };
     let edge = ctx.edge(op, job(m, &batch, scratch, dst, (Side::Complex, Side::Complex)))?;
-    Ok(Node::RealAxis {
-        n,
-        children: vec![complex, edge],
-    })
+    Ok(Node::RealAxis { n, children: vec![complex, edge] })
 }
 
 /// Hermitian input (n / 2 + 1 values along axis 0) -> real output.
 pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRef) -> Result<Node> {
     let n = ctx.problem.lengths[0];
-    let (m, out_side) = if n % 2 == 0 {
-        (n / 2, Side::RealPairs)
-    } else {
-        (n, Side::Real)
-    };
-    if m <= ctx.max_leaf() {
+    let (m, out_side) = if n % 2 == 0 { (n / 2, Side::RealPairs) } else { (n, Side::Real) };
+    if m <= ctx.max_leaf() && factor::is_smooth(m) {
         let mut leaf = job(m, &batch, src, dst, (Side::Complex, out_side));
         if n % 2 == 0 {
             leaf.stage = RealStage::C2rPre;
@@ -78,8 +58,5 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
     let op = if n % 2 == 0 { EdgeOp::C2rPre } else { EdgeOp::Expand };
     let edge = ctx.edge(op, job(m, &batch, src, scratch, (Side::Complex, Side::Complex)))?;
     let complex = ctx.plan_job(job(m, &batch, scratch, dst, (Side::Complex, out_side)))?;
-    Ok(Node::RealAxis {
-        n,
-        children: vec![edge, complex],
-    })
+    Ok(Node::RealAxis { n, children: vec![edge, complex] })
 }

@@ -5,52 +5,36 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Node {
     /// Row transforms along each axis in turn.
-    MultiDim {
-        lengths: Vec<usize>,
-        batch: usize,
-        children: Vec<Node>,
-    },
+    MultiDim { lengths: Vec<usize>, batch: usize, children: Vec<Node> },
     /// n = rows * columns: column FFTs with twiddles, then row FFTs written transposed.
-    FourStep {
-        n: usize,
-        rows: usize,
-        columns: usize,
-        children: Vec<Node>,
-    },
+    FourStep { n: usize, rows: usize, columns: usize, children: Vec<Node> },
     /// A long real axis of length n: a complex FFT and a separate real edge pass.
     RealAxis { n: usize, children: Vec<Node> },
+    /// Bluestein's algorithm: n points as a cyclic convolution of length m.
+    Bluestein { n: usize, m: usize, children: Vec<Node> },
     /// One kernel launch: `step` indexes the plan's step list.
-    Leaf {
-        step: usize,
-        kind: &'static str,
-        summary: String,
-    },
+    Leaf { step: usize, kind: &'static str, summary: String },
 }
 
 impl Node {
     fn write(&self, f: &mut fmt::Formatter<'_>, depth: usize) -> fmt::Result {
         let indent = "  ".repeat(depth);
         match self {
-            Node::MultiDim {
-                lengths,
-                batch,
-                children,
-            } => {
+            Node::MultiDim { lengths, batch, children } => {
                 let shape: Vec<String> = lengths.iter().map(|l| l.to_string()).collect();
                 writeln!(f, "{indent}MultiDim {} batch {batch}", shape.join("x"))?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
-            Node::FourStep {
-                n,
-                rows,
-                columns,
-                children,
-            } => {
+            Node::FourStep { n, rows, columns, children } => {
                 writeln!(f, "{indent}FourStep {n} = {rows} rows x {columns} columns")?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
             Node::RealAxis { n, children } => {
                 writeln!(f, "{indent}RealAxis {n}")?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
+            Node::Bluestein { n, m, children } => {
+                writeln!(f, "{indent}Bluestein {n} via convolution length {m}")?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
             Node::Leaf { step, kind, summary } => writeln!(f, "{indent}[{step}] {kind} {summary}"),
@@ -60,9 +44,10 @@ impl Node {
     /// Number of leaves (kernel launches) below this node.
     pub fn leaves(&self) -> usize {
         match self {
-            Node::MultiDim { children, .. } | Node::FourStep { children, .. } | Node::RealAxis { children, .. } => {
-                children.iter().map(Node::leaves).sum()
-            }
+            Node::MultiDim { children, .. }
+            | Node::FourStep { children, .. }
+            | Node::RealAxis { children, .. }
+            | Node::Bluestein { children, .. } => children.iter().map(Node::leaves).sum(),
             Node::Leaf { .. } => 1,
         }
     }

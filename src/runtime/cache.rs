@@ -63,17 +63,13 @@ pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &s
     let key = key_of(device, source, options);
     let cell = {
         let mut memory = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
-        memory
-            .entry((context.raw() as usize, device.id, key))
-            .or_insert_with(|| Arc::new(OnceCell::new()))
-            .clone()
+        memory.entry((context.raw() as usize, device.id, key)).or_insert_with(|| Arc::new(OnceCell::new())).clone()
     };
     if let Some(program) = cell.get() {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
         return Ok(program.clone());
     }
-    cell.get_or_try_init(|| load_or_build(context, device, &key, source, options))
-        .cloned()
+    cell.get_or_try_init(|| load_or_build(context, device, &key, source, options)).cloned()
 }
 
 fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str, options: &str) -> Result<Program> {
@@ -89,11 +85,7 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
     let program = Program::with_source(context, source)?;
     program.build(device.raw(), options)?;
     SOURCE_BUILDS.fetch_add(1, Ordering::Relaxed);
-    crate::log!(
-        Topic::Info,
-        "compiled a program in {:.0} ms",
-        started.elapsed().as_secs_f64() * 1e3
-    );
+    crate::log!(Topic::Info, "compiled a program in {:.0} ms", started.elapsed().as_secs_f64() * 1e3);
     if let Some(path) = &path {
         match program.binary() {
             Ok(binary) if !binary.is_empty() => store(key, &binary, path),
@@ -114,11 +106,7 @@ fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &PathBuf) -> Op
     });
     if program.is_none() {
         REJECTED.fetch_add(1, Ordering::Relaxed);
-        crate::log!(
-            Topic::Info,
-            "rejected cache entry {}; rebuilding from source",
-            path.display()
-        );
+        crate::log!(Topic::Info, "rejected cache entry {}; rebuilding from source", path.display());
         let _ = std::fs::remove_file(path);
     }
     program
@@ -144,9 +132,8 @@ fn store(key: &Key, binary: &[u8], path: &PathBuf) {
     entry.extend_from_slice(binary);
     // Write a private temporary file and rename it, so readers never see half an entry.
     let tmp = path.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
-    let written = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(&entry))
-        .and_then(|_| std::fs::rename(&tmp, path));
+    let written =
+        std::fs::File::create(&tmp).and_then(|mut f| f.write_all(&entry)).and_then(|_| std::fs::rename(&tmp, path));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
         crate::log!(Topic::Info, "could not write cache entry {}: {e}", path.display());
@@ -171,19 +158,11 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_OFFSET_ALT: u64 = 0x6c62_272e_07bb_0142;
 
 fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
-    bytes
-        .iter()
-        .fold(seed, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(seed, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn key_of(device: &DeviceInfo, source: &str, options: &str) -> Key {
-    let text = format!(
-        "fftx {}\n{}\n{}\n{}",
-        env!("CARGO_PKG_VERSION"),
-        device.compiler_identity(),
-        options,
-        source
-    );
+    let text = format!("fftx {}\n{}\n{}\n{}", env!("CARGO_PKG_VERSION"), device.compiler_identity(), options, source);
     let mut key = [0u8; 16];
     key[..8].copy_from_slice(&fnv1a(text.as_bytes(), FNV_OFFSET).to_le_bytes());
     key[8..].copy_from_slice(&fnv1a(text.as_bytes(), FNV_OFFSET_ALT).to_le_bytes());

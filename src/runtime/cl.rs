@@ -123,14 +123,7 @@ unsafe fn info_value<T: Copy + Default>(
     get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int,
 ) -> Result<T> {
     let mut value = T::default();
-    check(
-        get(
-            std::mem::size_of::<T>(),
-            &mut value as *mut T as *mut c_void,
-            ptr::null_mut(),
-        ),
-        what,
-    )?;
+    check(get(std::mem::size_of::<T>(), &mut value as *mut T as *mut c_void, ptr::null_mut()), what)?;
     Ok(value)
 }
 
@@ -153,22 +146,16 @@ pub(crate) fn bytes_to_string(mut bytes: Vec<u8>) -> String {
 }
 
 pub(crate) unsafe fn device_info_value<T: Copy + Default>(device: cl_device_id, param: u32) -> Result<T> {
-    info_value("clGetDeviceInfo", |size, value, ret| {
-        cl::clGetDeviceInfo(device, param, size, value, ret)
-    })
+    info_value("clGetDeviceInfo", |size, value, ret| cl::clGetDeviceInfo(device, param, size, value, ret))
 }
 
 pub(crate) unsafe fn device_info_bytes(device: cl_device_id, param: u32) -> Result<Vec<u8>> {
-    info_bytes("clGetDeviceInfo", |size, value, ret| {
-        cl::clGetDeviceInfo(device, param, size, value, ret)
-    })
+    info_bytes("clGetDeviceInfo", |size, value, ret| cl::clGetDeviceInfo(device, param, size, value, ret))
 }
 
 pub(crate) unsafe fn platform_info_string(platform: cl::cl_platform_id, param: u32) -> Result<String> {
-    info_bytes("clGetPlatformInfo", |size, value, ret| {
-        cl::clGetPlatformInfo(platform, param, size, value, ret)
-    })
-    .map(bytes_to_string)
+    info_bytes("clGetPlatformInfo", |size, value, ret| cl::clGetPlatformInfo(platform, param, size, value, ret))
+        .map(bytes_to_string)
 }
 
 impl Context {
@@ -238,15 +225,8 @@ impl Buffer {
     /// A device buffer of `bytes` bytes.
     pub fn create(context: &Context, bytes: usize) -> Result<Buffer> {
         let mut err = 0;
-        let raw = unsafe {
-            cl::clCreateBuffer(
-                context.0,
-                cl::CL_MEM_READ_WRITE,
-                bytes.max(1),
-                ptr::null_mut(),
-                &mut err,
-            )
-        };
+        let raw =
+            unsafe { cl::clCreateBuffer(context.0, cl::CL_MEM_READ_WRITE, bytes.max(1), ptr::null_mut(), &mut err) };
         check(err, "clCreateBuffer")?;
         crate::log!(crate::log::Topic::Info, "allocated a device buffer of {bytes} bytes");
         Ok(unsafe { Buffer::from_created(raw) })
@@ -402,12 +382,7 @@ impl Kernel {
 
     pub fn set_arg(&self, index: u32, arg: Arg) -> Result<()> {
         unsafe fn set<T>(kernel: cl_kernel, index: u32, value: &T) -> cl_int {
-            cl::clSetKernelArg(
-                kernel,
-                index,
-                std::mem::size_of::<T>(),
-                value as *const T as *const c_void,
-            )
+            cl::clSetKernelArg(kernel, index, std::mem::size_of::<T>(), value as *const T as *const c_void)
         }
         let code = unsafe {
             match arg {
@@ -562,10 +537,7 @@ pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
         );
     }
     let mut platforms = vec![ptr::null_mut(); count as usize];
-    check(
-        unsafe { cl::clGetPlatformIDs(count, platforms.as_mut_ptr(), ptr::null_mut()) },
-        "clGetPlatformIDs",
-    )?;
+    check(unsafe { cl::clGetPlatformIDs(count, platforms.as_mut_ptr(), ptr::null_mut()) }, "clGetPlatformIDs")?;
     let mut out = Vec::new();
     for platform in platforms {
         let mut n = 0u32;
@@ -575,15 +547,7 @@ pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
         }
         let mut devices = vec![ptr::null_mut(); n as usize];
         check(
-            unsafe {
-                cl::clGetDeviceIDs(
-                    platform,
-                    cl::CL_DEVICE_TYPE_ALL,
-                    n,
-                    devices.as_mut_ptr(),
-                    ptr::null_mut(),
-                )
-            },
+            unsafe { cl::clGetDeviceIDs(platform, cl::CL_DEVICE_TYPE_ALL, n, devices.as_mut_ptr(), ptr::null_mut()) },
             "clGetDeviceIDs",
         )?;
         out.extend(devices.into_iter().map(|d| (platform, d)));

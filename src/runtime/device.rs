@@ -57,10 +57,7 @@ pub fn device_info(device: cl_device_id) -> Result<Arc<DeviceInfo>> {
         return Ok(info.clone());
     }
     let info = Arc::new(query(device)?);
-    DEVICES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, info.clone());
+    DEVICES.lock().unwrap_or_else(|e| e.into_inner()).insert(key, info.clone());
     Ok(info)
 }
 

@@ -15,9 +15,8 @@ pub fn default_device() -> Result<(cl_platform_id, cl_device_id)> {
         });
         return Ok(gpu.unwrap_or(devices[0]));
     }
-    if let Some((p, d)) = choice
-        .split_once(':')
-        .and_then(|(p, d)| Some((p.parse::<usize>().ok()?, d.parse::<usize>().ok()?)))
+    if let Some((p, d)) =
+        choice.split_once(':').and_then(|(p, d)| Some((p.parse::<usize>().ok()?, d.parse::<usize>().ok()?)))
     {
         let mut platforms: Vec<cl_platform_id> = devices.iter().map(|&(p, _)| p).collect();
         platforms.dedup();
@@ -26,23 +25,12 @@ pub fn default_device() -> Result<(cl_platform_id, cl_device_id)> {
                 return Ok(found);
             }
         }
-        return fail(
-            ErrorKind::OpenCl(-1),
-            format!("FFTX_DEVICE={choice}: no device {d} on platform {p}"),
-        );
+        return fail(ErrorKind::OpenCl(-1), format!("FFTX_DEVICE={choice}: no device {d} on platform {p}"));
     }
     let wanted = choice.to_lowercase();
     devices
         .iter()
         .copied()
         .find(|&(_, d)| device_name(d).is_ok_and(|n| n.to_lowercase().contains(&wanted)))
-        .map_or_else(
-            || {
-                fail(
-                    ErrorKind::OpenCl(-1),
-                    format!("FFTX_DEVICE={choice}: no device name contains it"),
-                )
-            },
-            Ok,
-        )
+        .map_or_else(|| fail(ErrorKind::OpenCl(-1), format!("FFTX_DEVICE={choice}: no device name contains it")), Ok)
 }

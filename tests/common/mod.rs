@@ -19,18 +19,12 @@ pub struct Env {
 /// The shared context. Compiled kernels are cached under `target/` so repeated runs skip compilation.
 pub static ENV: Lazy<Env> = Lazy::new(|| {
     if std::env::var_os("FFTX_CACHE_DIR").is_none() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("target")
-            .join("fftx-test-cache");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("fftx-test-cache");
         std::env::set_var("FFTX_CACHE_DIR", dir);
     }
     let platform = Platform::default();
     let device = Device::first(platform).expect("an OpenCL device (install pocl-opencl-icd)");
-    let context = Context::builder()
-        .platform(platform)
-        .devices(device)
-        .build()
-        .expect("context");
+    let context = Context::builder().platform(platform).devices(device).build().expect("context");
     let queue = Queue::new(&context, device, None).expect("queue");
     Env { context, queue, device }
 });
@@ -164,24 +158,14 @@ impl Case {
     pub fn run_with_input(&self, input: Option<&[Complex64]>) -> (f64, Vec<Complex64>) {
         let (is, idist, os, odist) = self.layout();
         let extent = |strides: &[usize], dist: usize| {
-            self.lengths
-                .iter()
-                .zip(strides)
-                .map(|(l, s)| (l - 1) * s)
-                .sum::<usize>()
-                + (self.batch - 1) * dist
-                + 1
+            self.lengths.iter().zip(strides).map(|(l, s)| (l - 1) * s).sum::<usize>() + (self.batch - 1) * dist + 1
         };
         let mut out_positions = os.clone();
         if self.transposed {
             out_positions.swap(0, 1);
         }
         let in_len = extent(&is, idist);
-        let out_len = if self.in_place {
-            in_len
-        } else {
-            extent(&out_positions, odist)
-        };
+        let out_len = if self.in_place { in_len } else { extent(&out_positions, odist) };
         let host: Vec<Complex64> = match input {
             Some(v) => v.to_vec(),
             None => random_complex(in_len, 42 + self.lengths.iter().sum::<usize>() as u64),
@@ -202,26 +186,13 @@ impl Case {
         let mut plan: clfftPlanHandle = 0;
         unsafe {
             let dim = self.lengths.len() as i32;
+            check(clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()), "create");
+            check(clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }), "precision");
             check(
-                clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()),
-                "create",
-            );
-            check(
-                clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }),
-                "precision",
-            );
-            check(
-                clfftSetLayout(
-                    plan,
-                    if self.in_planar { 2 } else { 1 },
-                    if self.out_planar { 2 } else { 1 },
-                ),
+                clfftSetLayout(plan, if self.in_planar { 2 } else { 1 }, if self.out_planar { 2 } else { 1 }),
                 "layout",
             );
-            check(
-                clfftSetResultLocation(plan, if self.in_place { 1 } else { 2 }),
-                "placeness",
-            );
+            check(clfftSetResultLocation(plan, if self.in_place { 1 } else { 2 }), "placeness");
             check(clfftSetPlanBatchSize(plan, self.batch), "batch");
             let mut is_mut = is.clone();
             let mut os_mut = os.clone();
@@ -301,20 +272,14 @@ impl DeviceData {
         }
         let planes = |conv: &dyn Fn(f64) -> f64| -> Vec<Vec<f64>> {
             if planar {
-                vec![
-                    data.iter().map(|c| conv(c.re)).collect(),
-                    data.iter().map(|c| conv(c.im)).collect(),
-                ]
+                vec![data.iter().map(|c| conv(c.re)).collect(), data.iter().map(|c| conv(c.im)).collect()]
             } else {
                 vec![data.iter().flat_map(|c| [conv(c.re), conv(c.im)]).collect()]
             }
         };
         match precision {
             Prec::Single => DeviceData::F32(
-                planes(&|v| v)
-                    .into_iter()
-                    .map(|p| make(p.into_iter().map(|v| v as f32).collect()))
-                    .collect(),
+                planes(&|v| v).into_iter().map(|p| make(p.into_iter().map(|v| v as f32).collect())).collect(),
                 planar,
             ),
             Prec::Double => DeviceData::F64(planes(&|v| v).into_iter().map(make).collect(), planar),
@@ -340,11 +305,7 @@ impl DeviceData {
             DeviceData::F64(b, p) => (b.iter().map(read).collect(), *p),
         };
         if planar {
-            planes[0]
-                .iter()
-                .zip(&planes[1])
-                .map(|(&re, &im)| Complex64::new(re, im))
-                .collect()
+            planes[0].iter().zip(&planes[1]).map(|(&re, &im)| Complex64::new(re, im)).collect()
         } else {
             planes[0].chunks_exact(2).map(|c| Complex64::new(c[0], c[1])).collect()
         }
@@ -355,9 +316,7 @@ impl DeviceData {
 pub fn random_complex(n: usize, seed: u64) -> Vec<Complex64> {
     let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
     };
     (0..n).map(|_| Complex64::new(next(), next())).collect()
@@ -489,11 +448,7 @@ impl RealCase {
         };
         let (hs, hd) = packed(&herm);
         if self.in_place {
-            let rs: Vec<usize> = hs
-                .iter()
-                .enumerate()
-                .map(|(i, &s)| if i == 0 { 1 } else { 2 * s })
-                .collect();
+            let rs: Vec<usize> = hs.iter().enumerate().map(|(i, &s)| if i == 0 { 1 } else { 2 * s }).collect();
             (rs, 2 * hd, hs, hd)
         } else {
             let (rs, rd) = packed(&self.lengths);
@@ -510,17 +465,12 @@ impl RealCase {
         let real_len = rd * self.batch;
         let herm_len = hd * self.batch;
         // Real data x and its Hermitian half X (f64 reference).
-        let x: Vec<f64> = random_complex(real_len, 5 + n_real as u64)
-            .iter()
-            .map(|c| c.re)
-            .collect();
+        let x: Vec<f64> = random_complex(real_len, 5 + n_real as u64).iter().map(|c| c.re).collect();
         let mut spectrum = vec![Complex64::new(0.0, 0.0); herm_len];
         let mut reals = vec![0.0; real_len];
         for b in 0..self.batch {
-            let packed: Vec<Complex64> = gather_real(&x, &self.lengths, &rs, b * rd)
-                .into_iter()
-                .map(|v| Complex64::new(v, 0.0))
-                .collect();
+            let packed: Vec<Complex64> =
+                gather_real(&x, &self.lengths, &rs, b * rd).into_iter().map(|v| Complex64::new(v, 0.0)).collect();
             let full = reference_fft(&packed, &self.lengths, Dir::Forward);
             for (i, v) in full.iter().enumerate() {
                 let k0 = i % self.lengths[0];
@@ -599,19 +549,10 @@ impl RealCase {
         };
         let mut plan: clfftPlanHandle = 0;
         unsafe {
-            check(
-                clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()),
-                "create",
-            );
-            check(
-                clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }),
-                "precision",
-            );
+            check(clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()), "create");
+            check(clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }), "precision");
             check(clfftSetLayout(plan, in_layout, out_layout), "layout");
-            check(
-                clfftSetResultLocation(plan, if self.in_place { 1 } else { 2 }),
-                "placeness",
-            );
+            check(clfftSetResultLocation(plan, if self.in_place { 1 } else { 2 }), "placeness");
             check(clfftSetPlanBatchSize(plan, self.batch), "batch");
             check(clfftSetPlanInStride(plan, dim, is.as_mut_ptr()), "instride");
             check(clfftSetPlanOutStride(plan, dim, os.as_mut_ptr()), "outstride");
@@ -644,11 +585,7 @@ impl RealCase {
         match self.dir {
             RealDir::R2C => {
                 let got: Vec<Complex64> = if self.in_place {
-                    result
-                        .download_real()
-                        .chunks_exact(2)
-                        .map(|c| Complex64::new(c[0], c[1]))
-                        .collect()
+                    result.download_real().chunks_exact(2).map(|c| Complex64::new(c[0], c[1])).collect()
                 } else {
                     result.download()
                 };
@@ -680,10 +617,7 @@ impl RealCase {
 /// The packed real array at `offset` with `strides`.
 pub fn gather_real(data: &[f64], lengths: &[usize], strides: &[usize], offset: usize) -> Vec<f64> {
     let as_complex: Vec<Complex64> = data.iter().map(|&r| Complex64::new(r, 0.0)).collect();
-    gather(&as_complex, lengths, strides, offset)
-        .into_iter()
-        .map(|c| c.re)
-        .collect()
+    gather(&as_complex, lengths, strides, offset).into_iter().map(|c| c.re).collect()
 }
 
 impl DeviceData {
