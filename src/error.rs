@@ -10,6 +10,12 @@ pub enum ErrorKind {
     InvalidPlan,
     /// An argument outside its allowed values.
     InvalidArgValue,
+    /// A transform size, rank or batch out of range (cuFFT's `INVALID_SIZE`).
+    InvalidSize,
+    /// An unknown transform type, or an execution function for another type (cuFFT's `INVALID_TYPE`).
+    InvalidType,
+    /// The plan needs a work area and the caller turned automatic allocation off without giving one.
+    NoWorkspace,
     /// A required pointer was null.
     InvalidHostPtr,
     InvalidContext,

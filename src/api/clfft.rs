@@ -59,7 +59,8 @@ const CLFFT_TRANSPOSED: c_int = 2;
 pub fn status_of(kind: ErrorKind) -> clfftStatus {
     match kind {
         ErrorKind::InvalidPlan => CLFFT_INVALID_PLAN,
-        ErrorKind::InvalidArgValue => CLFFT_INVALID_ARG_VALUE,
+        ErrorKind::InvalidArgValue | ErrorKind::InvalidSize | ErrorKind::InvalidType => CLFFT_INVALID_ARG_VALUE,
+        ErrorKind::NoWorkspace => -59,
         ErrorKind::InvalidHostPtr => CLFFT_INVALID_HOST_PTR,
         ErrorKind::InvalidContext => -34,
         ErrorKind::InvalidCommandQueue => -36,

@@ -2,6 +2,7 @@
 //! here. Every exported function runs its body under `guard`, so no panic crosses the boundary.
 
 pub mod clfft;
+pub mod fftx;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::log::Topic;

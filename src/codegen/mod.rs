@@ -3,6 +3,7 @@
 
 pub mod bluestein;
 pub mod edge;
+pub mod slab_twiddle;
 pub mod stockham;
 pub mod twiddle;
 

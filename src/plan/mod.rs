@@ -1,8 +1,10 @@
 //! What the user asked for: a plan's settings with clFFT's defaults and semantics, their validation into a
 //! planner problem, baking (programs and tables) and execution.
 
+pub mod cufft;
 mod exec;
 pub mod library;
+pub mod outofcore;
 pub mod registry;
 
 use crate::codegen::Precision;

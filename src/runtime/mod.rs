@@ -4,7 +4,9 @@
 pub mod cache;
 pub mod cl;
 pub mod device;
+pub mod devmem;
 pub mod select;
+pub mod transfer;
 
 pub use cl::{Arg, Buffer, Context, Event, Kernel, Program, Queue};
 pub use device::{device_info, DeviceInfo, DeviceKind};

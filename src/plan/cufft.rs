@@ -1,0 +1,646 @@
+//! cuFFT semantics over plan-layer plans: transform types, row-major sizes, cuFFT's advanced layout
+//! (`inembed`/`onembed`), unnormalised inverses, work areas, streams, and execution on device memory or on
+//! host memory (in one go, or streamed in slabs when it does not fit the device).
+
+pub use super::outofcore::HostData;
+use super::outofcore::{self, DeviceBudget, Streamed};
+use super::{Direction, Layout, Plan, Settings};
+use crate::codegen::Precision;
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::planner::{self, TransformKind};
+use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawMem};
+use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
+use crate::runtime::transfer::{sub_buffer, sub_buffer_alignment};
+use crate::runtime::{device_info, Buffer, Context, DeviceInfo, Queue};
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// cuFFT's transform types, with cuFFT's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FftType {
+    R2C = 0x2a,
+    C2R = 0x2c,
+    C2C = 0x29,
+    D2Z = 0x6a,
+    Z2D = 0x6c,
+    Z2Z = 0x69,
+}
+
+impl FftType {
+    pub fn from_raw(value: i32) -> Option<FftType> {
+        Some(match value {
+            0x2a => FftType::R2C,
+            0x2c => FftType::C2R,
+            0x29 => FftType::C2C,
+            0x6a => FftType::D2Z,
+            0x6c => FftType::Z2D,
+            0x69 => FftType::Z2Z,
+            _ => return None,
+        })
+    }
+
+    pub fn precision(self) -> Precision {
+        match self {
+            FftType::R2C | FftType::C2R | FftType::C2C => Precision::Single,
+            FftType::D2Z | FftType::Z2D | FftType::Z2Z => Precision::Double,
+        }
+    }
+
+    pub fn kind(self) -> TransformKind {
+        match self {
+            FftType::R2C | FftType::D2Z => TransformKind::R2C,
+            FftType::C2R | FftType::Z2D => TransformKind::C2R,
+            FftType::C2C | FftType::Z2Z => TransformKind::C2C,
+        }
+    }
+
+    /// Bytes of one input and one output element.
+    fn units(self) -> (usize, usize) {
+        let (real, complex) = (self.precision().real_bytes(), self.precision().complex_bytes());
+        match self.kind() {
+            TransformKind::C2C => (complex, complex),
+            TransformKind::R2C => (real, complex),
+            TransformKind::C2R => (complex, real),
+        }
+    }
+}
+
+/// One side of cuFFT's advanced layout: storage sizes (row-major; the first is never used), the stride
+/// between elements, and the distance between batch entries, in elements of that side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Embed {
+    pub dims: Vec<usize>,
+    pub stride: usize,
+    pub dist: usize,
+}
+
+impl Embed {
+    fn packed(dims: Vec<usize>) -> Embed {
+        let dist = dims.iter().product();
+        Embed { dims, stride: 1, dist }
+    }
+
+    /// Strides per axis, fastest first, as plan settings take them: cuFFT places element (x0, .., xr-1) of
+    /// batch entry b at b * dist + stride * ((x0 * dims[1] + x1) * dims[2] + ..).
+    fn strides(&self) -> Vec<usize> {
+        let mut strides = Vec::with_capacity(self.dims.len());
+        let mut s = self.stride;
+        for &d in self.dims.iter().rev() {
+            strides.push(s);
+            s *= d;
+        }
+        strides
+    }
+}
+
+/// What a cuFFT plan transforms: sizes (row-major, last fastest), type, batch and layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shape {
+    pub n: Vec<usize>,
+    pub fft_type: FftType,
+    pub batch: usize,
+    /// `inembed`/`onembed` with their strides and distances; `None` is cuFFT's basic (packed) layout.
+    pub advanced: Option<(Embed, Embed)>,
+}
+
+impl Shape {
+    /// Rank 1 to 3, sizes and batch of at least 1, an advanced layout that holds the data, no overflow.
+    pub fn validate(&self) -> Result<()> {
+        let rank = self.n.len();
+        if !(1..=3).contains(&rank) {
+            return fail(ErrorKind::InvalidSize, format!("rank {rank} is not 1, 2 or 3"));
+        }
+        if self.n.contains(&0) || self.batch == 0 {
+            return fail(ErrorKind::InvalidSize, "a size or the batch is zero");
+        }
+        let total = self.n.iter().chain([&self.batch]).try_fold(1usize, |a, &b| a.checked_mul(b));
+        if total.and_then(|t| t.checked_mul(16)).is_none() {
+            return fail(ErrorKind::InvalidSize, "the sizes and batch overflow the address space");
+        }
+        if let Some((input, output)) = &self.advanced {
+            let (in_logical, out_logical) = self.logical();
+            for (embed, logical, side) in [(input, &in_logical, "inembed"), (output, &out_logical, "onembed")] {
+                if embed.dims.len() != rank {
+                    return fail(ErrorKind::Bugcheck, format!("{side} has {} sizes for rank {rank}", embed.dims.len()));
+                }
+                if embed.stride == 0 || (self.batch > 1 && embed.dist == 0) {
+                    return fail(ErrorKind::InvalidArgValue, format!("a stride or distance of {side} is zero"));
+                }
+                if let Some(i) = (1..rank).find(|&i| embed.dims[i] < logical[i]) {
+                    return fail(
+                        ErrorKind::InvalidArgValue,
+                        format!(
+                            "{side}[{i}] = {} is smaller than the {} values it must hold",
+                            embed.dims[i], logical[i]
+                        ),
+                    );
+                }
+                let extent = self.extent(embed, logical);
+                if extent.is_none() {
+                    return fail(ErrorKind::InvalidSize, format!("the {side} layout overflows the address space"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The sizes of the input and output data: a complex side of a real transform keeps n / 2 + 1 values
+    /// along the last dimension.
+    fn logical(&self) -> (Vec<usize>, Vec<usize>) {
+        let real = self.n.clone();
+        let mut complex = self.n.clone();
+        if let Some(last) = complex.last_mut() {
+            if self.fft_type.kind() != TransformKind::C2C {
+                *last = *last / 2 + 1;
+            }
+        }
+        match self.fft_type.kind() {
+            TransformKind::C2C => (real.clone(), real),
+            TransformKind::R2C => (real, complex),
+            TransformKind::C2R => (complex, real),
+        }
+    }
+
+    /// The input and output layouts for a transform in place or not. cuFFT's basic layout packs both
+    /// sides, except that in place the real rows are padded to the 2 (n / 2 + 1) values of the complex rows
+    /// they share storage with.
+    fn embeds(&self, in_place: bool) -> (Embed, Embed) {
+        if let Some((input, output)) = &self.advanced {
+            return (input.clone(), output.clone());
+        }
+        let (input, output) = self.logical();
+        let pad = |mut dims: Vec<usize>| {
+            if in_place {
+                if let Some(last) = dims.last_mut() {
+                    *last = 2 * (self.n[self.n.len() - 1] / 2 + 1);
+                }
+            }
+            Embed::packed(dims)
+        };
+        match self.fft_type.kind() {
+            TransformKind::C2C => (Embed::packed(input), Embed::packed(output)),
+            TransformKind::R2C => (pad(input), Embed::packed(output)),
+            TransformKind::C2R => (Embed::packed(input), pad(output)),
+        }
+    }
+
+    /// Elements from the first to one past the last that `embed` reaches over `logical` sizes.
+    fn extent(&self, embed: &Embed, logical: &[usize]) -> Option<usize> {
+        let strides = embed.strides();
+        let mut last = (self.batch - 1).checked_mul(embed.dist)?;
+        for (l, s) in logical.iter().rev().zip(&strides) {
+            last = last.checked_add((l - 1).checked_mul(*s)?)?;
+        }
+        last.checked_add(1)
+    }
+
+    /// Bytes the input and the output reach.
+    pub fn extents(&self, in_place: bool) -> (usize, usize) {
+        let (input, output) = self.embeds(in_place);
+        let (in_logical, out_logical) = self.logical();
+        let (in_unit, out_unit) = self.fft_type.units();
+        let reach = |e: &Embed, l: &[usize], unit: usize| self.extent(e, l).unwrap_or(usize::MAX).saturating_mul(unit);
+        (reach(&input, &in_logical, in_unit), reach(&output, &out_logical, out_unit))
+    }
+
+    /// True when the output layout leaves gaps between the values a transform writes.
+    fn output_has_gaps(&self, in_place: bool) -> bool {
+        let (_, output) = self.embeds(in_place);
+        let (_, logical) = self.logical();
+        self.extent(&output, &logical) != Some(logical.iter().product::<usize>() * self.batch)
+    }
+
+    /// The plan settings (clFFT semantics: fastest axis first, explicit layouts, scales) of this shape.
+    pub fn settings(&self, context: Context, in_place: bool) -> Settings {
+        let lengths: Vec<usize> = self.n.iter().rev().copied().collect();
+        let (input, output) = self.embeds(in_place);
+        let mut settings = Settings::new(context, &lengths);
+        settings.in_strides = input.strides();
+        settings.out_strides = output.strides();
+        settings.in_dist = input.dist;
+        settings.out_dist = output.dist;
+        (settings.in_layout, settings.out_layout) = match self.fft_type.kind() {
+            TransformKind::C2C => (Layout::ComplexInterleaved, Layout::ComplexInterleaved),
+            TransformKind::R2C => (Layout::Real, Layout::HermitianInterleaved),
+            TransformKind::C2R => (Layout::HermitianInterleaved, Layout::Real),
+        };
+        settings.precision = self.fft_type.precision();
+        settings.in_place = in_place;
+        settings.batch = self.batch;
+        // cuFFT's transforms are unnormalised both ways.
+        settings.forward_scale = 1.0;
+        settings.backward_scale = 1.0;
+        settings
+    }
+
+    /// A 1D complex transform in the basic layout: the one shape the out-of-core path streams.
+    fn streams(&self) -> bool {
+        self.n.len() == 1 && self.fft_type.kind() == TransformKind::C2C && self.advanced.is_none()
+    }
+
+    /// Scratch bytes a device execution needs on `device`, in place or not (0 where that way is impossible).
+    fn work_bytes(&self, context: &Context, device: &DeviceInfo) -> usize {
+        [false, true]
+            .into_iter()
+            .filter_map(|in_place| {
+                let problem = self.settings(context.clone(), in_place).problem().ok()?;
+                let exec = planner::plan(&problem, device).ok()?;
+                Some(exec.tmp_elements() * problem.precision.complex_bytes())
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Scratch bytes `shape` would need on the default device, without making a plan (cuFFT's estimates).
+pub fn estimate_work_bytes(shape: &Shape) -> Result<usize> {
+    shape.validate()?;
+    let stream = default_stream()?;
+    let device = device_info(stream.queue.device()?)?;
+    Ok(shape.work_bytes(&stream.context, &device))
+}
+
+/// A cuFFT-style plan: a shape once made, the queue it runs on, the plan-layer plans baked for it (out of
+/// place and in place), the caller's work area, and device buffers kept for host-memory executions.
+pub struct CuPlan {
+    shape: Option<Shape>,
+    /// The caller's queue from `fftxSetStream`; `None` runs on the default stream.
+    stream: Option<Queue>,
+    /// Baked plans, indexed by `in_place as usize`.
+    variants: [Option<Plan>; 2],
+    work_area: Option<DeviceRegion>,
+    auto_allocation: bool,
+    staging: Vec<Buffer>,
+}
+
+impl Default for CuPlan {
+    fn default() -> Self {
+        CuPlan::new()
+    }
+}
+
+impl CuPlan {
+    pub fn new() -> CuPlan {
+        CuPlan {
+            shape: None,
+            stream: None,
+            variants: [None, None],
+            work_area: None,
+            auto_allocation: true,
+            staging: vec![],
+        }
+    }
+
+    pub fn shape(&self) -> Result<&Shape> {
+        self.shape.as_ref().ok_or_else(|| Error::new(ErrorKind::InvalidPlan, "the plan has not been made yet"))
+    }
+
+    fn queue(&self) -> Result<Queue> {
+        match &self.stream {
+            Some(queue) => Ok(queue.clone()),
+            None => Ok(default_stream()?.queue.clone()),
+        }
+    }
+
+    /// Sets the shape and bakes the out-of-place plan; returns the work area size in bytes.
+    pub fn make(&mut self, shape: Shape) -> Result<usize> {
+        if self.shape.is_some() {
+            return fail(ErrorKind::InvalidPlan, "the plan is already made; create a new handle for another shape");
+        }
+        shape.validate()?;
+        let queue = self.queue()?;
+        let context = context_of(&queue)?;
+        let device = device_info(queue.device()?)?;
+        let mut plan = Plan::new(shape.settings(context.clone(), false));
+        // A shape too large for the device still streams from host memory; only the device path needs a bake.
+        let baked = plan.bake(&queue);
+        if let Err(e) = baked {
+            if !(shape.streams() && matches!(e.kind, ErrorKind::OutOfResources | ErrorKind::MemObjectAllocationFailure))
+            {
+                return Err(e);
+            }
+        } else {
+            self.variants[0] = Some(plan);
+        }
+        let work = shape.work_bytes(&context, &device);
+        self.shape = Some(shape);
+        Ok(work)
+    }
+
+    /// Work area bytes a device execution needs.
+    pub fn work_bytes(&self) -> Result<usize> {
+        self.work_bytes_for(self.shape()?)
+    }
+
+    /// Work area bytes a device execution of `shape` would need on this plan's device.
+    pub fn work_bytes_for(&self, shape: &Shape) -> Result<usize> {
+        shape.validate()?;
+        let queue = self.queue()?;
+        let device = device_info(queue.device()?)?;
+        Ok(shape.work_bytes(&context_of(&queue)?, &device))
+    }
+
+    /// Binds the plan to `queue` (or back to the default stream); plans baked for another context are
+    /// dropped and baked again on next use.
+    pub fn set_stream(&mut self, queue: Option<Queue>) -> Result<()> {
+        let old = self.queue()?;
+        let new = match &queue {
+            Some(q) => q.clone(),
+            None => default_stream()?.queue.clone(),
+        };
+        if old.context()? != new.context()? || old.device()? != new.device()? {
+            self.variants = [None, None];
+            self.staging.clear();
+        }
+        self.stream = queue;
+        Ok(())
+    }
+
+    pub fn set_work_area(&mut self, area: DeviceRegion) {
+        self.work_area = Some(area);
+    }
+
+    pub fn set_auto_allocation(&mut self, on: bool) {
+        self.auto_allocation = on;
+    }
+
+    /// The baked plan for this placement, baked on `queue` on first use.
+    fn variant(&mut self, queue: &Queue, in_place: bool) -> Result<&mut Plan> {
+        let shape = self.shape()?.clone();
+        let slot = &mut self.variants[in_place as usize];
+        if slot.is_none() {
+            let mut plan = Plan::new(shape.settings(context_of(queue)?, in_place));
+            plan.bake(queue)?;
+            *slot = Some(plan);
+        }
+        Ok(slot.as_mut().expect("filled above"))
+    }
+
+    /// The direction a transform of this plan runs in: given for complex transforms, fixed for real ones.
+    fn direction(&self, asked: Direction) -> Result<Direction> {
+        Ok(match self.shape()?.fft_type.kind() {
+            TransformKind::C2C => asked,
+            TransformKind::R2C => Direction::Forward,
+            TransformKind::C2R => Direction::Backward,
+        })
+    }
+
+    /// Transforms device memory. The work is enqueued on the plan's queue and runs asynchronously.
+    pub fn execute_device(
+        &mut self,
+        direction: Direction,
+        input: DeviceRegion,
+        output: Option<DeviceRegion>,
+    ) -> Result<()> {
+        let direction = self.direction(direction)?;
+        let in_place = output.is_none();
+        let (in_bytes, out_bytes) = self.shape()?.extents(in_place);
+        let queue = self.queue()?;
+        let auto_allocation = self.auto_allocation;
+        let work_area = self.work_area.clone();
+        let input = Bound::new(&queue, input, if in_place { in_bytes.max(out_bytes) } else { in_bytes }, "input")?;
+        let output = match output {
+            Some(region) => Some(Bound::new(&queue, region, out_bytes, "output")?),
+            None => None,
+        };
+        let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
+        let tmp_bytes = baked.tmp_bytes();
+        let tmp = match (tmp_bytes, work_area) {
+            (0, _) => None,
+            (_, Some(area)) => Some(Bound::new(&queue, area, tmp_bytes, "work area")?),
+            (_, None) if !auto_allocation => {
+                return fail(
+                    ErrorKind::NoWorkspace,
+                    format!("the plan needs a {tmp_bytes}-byte work area and automatic allocation is off"),
+                )
+            }
+            (_, None) => None,
+        };
+        let outputs: Vec<RawMem> = output.iter().map(|b| b.buffer.raw()).collect();
+        baked.enqueue(
+            direction,
+            1.0,
+            &queue,
+            &[],
+            &[input.buffer.raw()],
+            &outputs,
+            tmp.as_ref().map(|t| t.buffer.raw()),
+        )?;
+        match &output {
+            Some(bound) => bound.write_back(&queue)?,
+            None => input.write_back(&queue)?,
+        }
+        queue.flush()
+    }
+
+    /// Transforms host memory: copied to the device, transformed and copied back, or streamed in slabs when
+    /// the device cannot hold it. Returns when the result is in host memory.
+    pub fn execute_host(&mut self, direction: Direction, data: HostData) -> Result<()> {
+        let direction = self.direction(direction)?;
+        let in_place = matches!(data, HostData::InPlace(_));
+        let shape = self.shape()?.clone();
+        let (in_bytes, out_bytes) = shape.extents(in_place);
+        let queue = self.queue()?;
+        let device = device_info(queue.device()?)?;
+        let budget =
+            DeviceBudget { max_buffer: device.max_alloc_bytes as usize, total: device.global_mem_bytes as usize };
+        let buffers = if in_place { vec![in_bytes.max(out_bytes)] } else { vec![in_bytes, out_bytes] };
+        let tmp_bytes = self.variants[in_place as usize].as_ref().and_then(|p| p.baked()).map_or(0, |b| b.tmp_bytes());
+        let fits = buffers.iter().all(|&b| b <= budget.max_buffer)
+            && buffers.iter().sum::<usize>().saturating_add(tmp_bytes) <= budget.total;
+        if !fits && shape.streams() {
+            let context = context_of(&queue)?;
+            let second = Queue::create(&context, queue.device()?, false)?;
+            let job = Streamed {
+                n: shape.n[0],
+                batch: shape.batch,
+                precision: shape.fft_type.precision(),
+                direction,
+                scale: 1.0,
+                data,
+            };
+            return outofcore::run(&context, &[queue, second], budget, job);
+        }
+        if !fits {
+            return fail(
+                ErrorKind::OutOfResources,
+                format!(
+                    "the data ({} bytes) does not fit {} and only 1D complex transforms in the basic layout stream \
+                     through the device in slabs",
+                    buffers.iter().sum::<usize>(),
+                    device.name
+                ),
+            );
+        }
+        let context = context_of(&queue)?;
+        self.stage(&context, &buffers)?;
+        let staging = self.staging.clone();
+        let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
+        match data {
+            HostData::InPlace(data) => {
+                write_buffer(queue.raw(), staging[0].raw(), 0, &data[..in_bytes])?;
+                baked.enqueue(direction, 1.0, &queue, &[], &[staging[0].raw()], &[], None)?;
+                read_buffer(queue.raw(), staging[0].raw(), 0, &mut data[..out_bytes])
+            }
+            HostData::Separate(input, output) => {
+                write_buffer(queue.raw(), staging[0].raw(), 0, &input[..in_bytes])?;
+                // The transform writes only its values; what lies between them must come back unchanged.
+                if shape.output_has_gaps(false) {
+                    write_buffer(queue.raw(), staging[1].raw(), 0, &output[..out_bytes])?;
+                }
+                baked.enqueue(direction, 1.0, &queue, &[], &[staging[0].raw()], &[staging[1].raw()], None)?;
+                read_buffer(queue.raw(), staging[1].raw(), 0, &mut output[..out_bytes])
+            }
+        }
+    }
+
+    /// Device buffers of at least `sizes` bytes for host executions, kept from one execution to the next.
+    fn stage(&mut self, context: &Context, sizes: &[usize]) -> Result<()> {
+        for (i, &bytes) in sizes.iter().enumerate() {
+            if self.staging.get(i).map_or(true, |b| b.size().map_or(true, |s| s < bytes)) {
+                let buffer = Buffer::create(context, bytes)?;
+                if i < self.staging.len() {
+                    self.staging[i] = buffer;
+                } else {
+                    self.staging.push(buffer);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A device region as a buffer of its own: the allocation itself at offset 0, a sub-buffer at an aligned
+/// offset, or otherwise a staging copy that goes back after the transform.
+struct Bound {
+    buffer: Buffer,
+    copied_from: Option<DeviceRegion>,
+    bytes: usize,
+}
+
+impl Bound {
+    fn new(queue: &Queue, region: DeviceRegion, bytes: usize, what: &str) -> Result<Bound> {
+        if region.available < bytes {
+            return fail(
+                ErrorKind::InvalidBufferSize,
+                format!(
+                    "the {what} reaches {bytes} bytes; its device allocation holds {} from there",
+                    region.available
+                ),
+            );
+        }
+        if Buffer::context_of_raw(region.buffer.raw())? != queue.context()? {
+            return fail(
+                ErrorKind::InvalidContext,
+                format!("the {what} was allocated in another context than the plan's"),
+            );
+        }
+        if region.offset == 0 {
+            return Ok(Bound { buffer: region.buffer, copied_from: None, bytes });
+        }
+        if region.offset % sub_buffer_alignment(queue.device()?)? == 0 {
+            return Ok(Bound { buffer: sub_buffer(&region.buffer, region.offset, bytes)?, copied_from: None, bytes });
+        }
+        let staged = Buffer::create(&context_of(queue)?, bytes)?;
+        enqueue_copy(queue.raw(), region.buffer.raw(), staged.raw(), region.offset, 0, bytes, &[])?;
+        Ok(Bound { buffer: staged, copied_from: Some(region), bytes })
+    }
+
+    /// Copies a staged result back to where it belongs.
+    fn write_back(&self, queue: &Queue) -> Result<()> {
+        if let Some(region) = &self.copied_from {
+            enqueue_copy(queue.raw(), self.buffer.raw(), region.buffer.raw(), 0, region.offset, self.bytes, &[])?;
+        }
+        Ok(())
+    }
+}
+
+/// cuFFT plan handles: ints counting up from 1, never reused. A plan sits behind its own mutex.
+pub type Shared = Arc<Mutex<CuPlan>>;
+
+static PLANS: Lazy<Mutex<HashMap<i32, Shared>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+static NEXT: AtomicI32 = AtomicI32::new(1);
+
+fn plans() -> MutexGuard<'static, HashMap<i32, Shared>> {
+    PLANS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+pub fn insert(plan: CuPlan) -> Result<i32> {
+    let handle = NEXT.fetch_add(1, Ordering::Relaxed);
+    if handle <= 0 {
+        return fail(ErrorKind::OutOfResources, "every plan handle has been used");
+    }
+    plans().insert(handle, Arc::new(Mutex::new(plan)));
+    Ok(handle)
+}
+
+pub fn get(handle: i32) -> Result<Shared> {
+    plans().get(&handle).cloned().ok_or_else(|| {
+        Error::new(ErrorKind::InvalidPlan, format!("no plan with handle {handle} (never created, or destroyed)"))
+    })
+}
+
+pub fn remove(handle: i32) -> Result<Shared> {
+    plans()
+        .remove(&handle)
+        .ok_or_else(|| Error::new(ErrorKind::InvalidPlan, format!("no plan with handle {handle} to destroy")))
+}
+
+/// Locks a plan, recovering it if a panicking thread poisoned the lock.
+pub fn lock(plan: &Shared) -> MutexGuard<'_, CuPlan> {
+    plan.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(n: &[usize], fft_type: FftType, batch: usize) -> Shape {
+        Shape { n: n.to_vec(), fft_type, batch, advanced: None }
+    }
+
+    #[test]
+    fn advanced_layout_follows_cufft_formula() {
+        // Element (x, y) of batch b at b * idist + istride * (x * inembed[1] + y).
+        let embed = Embed { dims: vec![99, 10], stride: 3, dist: 1000 };
+        assert_eq!(embed.strides(), vec![3, 30]);
+        let embed = Embed { dims: vec![0, 6, 5], stride: 2, dist: 0 };
+        assert_eq!(embed.strides(), vec![2, 10, 60]);
+    }
+
+    #[test]
+    fn basic_layouts_pack_and_pad_real_rows_in_place() {
+        let s = shape(&[4, 6], FftType::R2C, 2);
+        assert_eq!(s.embeds(false), (Embed::packed(vec![4, 6]), Embed::packed(vec![4, 4])));
+        assert_eq!(s.embeds(true), (Embed::packed(vec![4, 8]), Embed::packed(vec![4, 4])));
+        assert_eq!(s.extents(false), (4 * 6 * 2 * 4, 4 * 4 * 2 * 8));
+        let s = shape(&[5], FftType::Z2D, 1);
+        assert_eq!(s.embeds(true), (Embed::packed(vec![3]), Embed::packed(vec![6])));
+        assert_eq!(s.extents(true), (3 * 16, 5 * 8));
+    }
+
+    #[test]
+    fn settings_reverse_sizes_and_leave_inverses_unscaled() {
+        let s = shape(&[3, 4, 5], FftType::Z2Z, 7);
+        let settings = s.settings(default_stream().unwrap().context.clone(), false);
+        assert_eq!(settings.lengths, vec![5, 4, 3]);
+        assert_eq!(settings.in_strides, vec![1, 5, 20]);
+        assert_eq!(settings.in_dist, 60);
+        assert_eq!(settings.precision, Precision::Double);
+        assert_eq!(settings.backward_scale, 1.0);
+    }
+
+    #[test]
+    fn validation_rejects_bad_shapes() {
+        assert_eq!(shape(&[], FftType::C2C, 1).validate().unwrap_err().kind, ErrorKind::InvalidSize);
+        assert_eq!(shape(&[4, 0], FftType::C2C, 1).validate().unwrap_err().kind, ErrorKind::InvalidSize);
+        assert_eq!(shape(&[4], FftType::C2C, 0).validate().unwrap_err().kind, ErrorKind::InvalidSize);
+        assert_eq!(shape(&[usize::MAX / 2, 4], FftType::C2C, 1).validate().unwrap_err().kind, ErrorKind::InvalidSize);
+        let mut s = shape(&[4, 8], FftType::R2C, 1);
+        s.advanced =
+            Some((Embed { dims: vec![4, 8], stride: 1, dist: 32 }, Embed { dims: vec![4, 4], stride: 1, dist: 16 }));
+        assert_eq!(s.validate().unwrap_err().kind, ErrorKind::InvalidArgValue);
+    }
+}

@@ -1,0 +1,136 @@
+//! Device memory handed to C callers as plain pointers (`fftxMalloc`), and the library's default queue.
+//!
+//! The device here may have no shared virtual memory, so an allocation is an OpenCL buffer named by the start
+//! of an address range reserved with `mmap(PROT_NONE)`: such a pointer can never alias host memory, and any
+//! access to it through the CPU faults instead of corrupting something. A pointer anywhere inside the range
+//! resolves to the buffer and an offset, as pointer arithmetic on device memory does in CUDA.
+
+use super::cl::{Buffer, Context, Queue};
+use super::select::default_device;
+use crate::error::{fail, Error, ErrorKind, Result};
+use once_cell::sync::OnceCell;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// The context and in-order queue used when a caller brings none, like CUDA's default stream: device
+/// allocations live in this context and plans without a stream of their own run on this queue.
+pub struct DefaultStream {
+    pub context: Context,
+    pub queue: Queue,
+}
+
+static DEFAULT: OnceCell<DefaultStream> = OnceCell::new();
+
+/// The default stream on `select::default_device()`, created on first use.
+pub fn default_stream() -> Result<&'static DefaultStream> {
+    DEFAULT.get_or_try_init(|| {
+        let (_, device) = default_device()?;
+        let context = Context::create(device)?;
+        let queue = Queue::create(&context, device, false)?;
+        Ok(DefaultStream { context, queue })
+    })
+}
+
+struct Allocation {
+    buffer: Buffer,
+    bytes: usize,
+    reserved: usize,
+}
+
+static TABLE: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
+
+fn table() -> std::sync::MutexGuard<'static, BTreeMap<usize, Allocation>> {
+    TABLE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A place in device memory: a buffer (one more reference to it) and a byte offset inside it.
+#[derive(Debug, Clone)]
+pub struct DeviceRegion {
+    pub buffer: Buffer,
+    pub offset: usize,
+    /// Bytes from `offset` to the end of the allocation.
+    pub available: usize,
+}
+
+/// Allocates `bytes` of device memory in `context` and returns the pointer that names it.
+pub fn allocate(context: &Context, bytes: usize) -> Result<usize> {
+    if bytes == 0 {
+        return fail(ErrorKind::InvalidArgValue, "a device allocation of zero bytes");
+    }
+    let buffer = Buffer::create(context, bytes)?;
+    let page = page_size();
+    let reserved = bytes.div_ceil(page) * page;
+    // SAFETY: an anonymous PROT_NONE mapping at an address of the kernel's choice touches no existing memory.
+    let start = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            reserved,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if start == libc::MAP_FAILED {
+        return fail(
+            ErrorKind::OutOfHostMemory,
+            format!("cannot reserve {reserved} bytes of address space for a device allocation"),
+        );
+    }
+    let start = start as usize;
+    table().insert(start, Allocation { buffer, bytes, reserved });
+    Ok(start)
+}
+
+/// Frees the allocation that starts at `pointer`.
+pub fn free(pointer: usize) -> Result<()> {
+    let Some(allocation) = table().remove(&pointer) else {
+        return fail(
+            ErrorKind::InvalidArgValue,
+            format!("{pointer:#x} is not the start of a device allocation (never allocated, or freed)"),
+        );
+    };
+    // SAFETY: the range was mapped by `allocate` with this length and is unmapped once, here.
+    unsafe { libc::munmap(pointer as *mut libc::c_void, allocation.reserved) };
+    Ok(())
+}
+
+/// The device region a pointer falls in, or `None` for any pointer that is not device memory.
+pub fn lookup(pointer: usize) -> Option<DeviceRegion> {
+    let table = table();
+    let (&start, allocation) = table.range(..=pointer).next_back()?;
+    let offset = pointer - start;
+    (offset < allocation.bytes).then(|| DeviceRegion {
+        buffer: allocation.buffer.clone(),
+        offset,
+        available: allocation.bytes - offset,
+    })
+}
+
+/// Like `lookup`, but a pointer outside device memory is an error naming `what`.
+pub fn region(pointer: usize, what: &str) -> Result<DeviceRegion> {
+    lookup(pointer).ok_or_else(|| {
+        Error::new(ErrorKind::InvalidArgValue, format!("{what} ({pointer:#x}) is not device memory from fftxMalloc"))
+    })
+}
+
+/// Number of live allocations.
+pub fn live_allocations() -> usize {
+    table().len()
+}
+
+fn page_size() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if size > 0 {
+        size as usize
+    } else {
+        4096
+    }
+}
+
+/// The context of `queue`, as a reference of our own.
+pub fn context_of(queue: &Queue) -> Result<Context> {
+    // SAFETY: a queue's context is a valid context handle for as long as the queue lives, and we hold the queue.
+    unsafe { Context::retained(queue.context()?) }
+}

@@ -1,0 +1,744 @@
+//! The cuFFT-style C API (`fftx.h`), called exactly as a C program would: every transform type and rank on
+//! host and device memory, in place and out of place, cuFFT's advanced layout, work areas, streams, the
+//! statuses of bad input, and the out-of-core path on budgets small enough to need many slabs.
+
+mod common;
+
+use common::{random_complex, reference_fft, tolerance, Dir, Prec};
+use fftx::api::fftx::fftxResult_t::*;
+use fftx::api::fftx::*;
+use fftx::codegen::Precision;
+use fftx::plan::cufft::HostData;
+use fftx::plan::outofcore::{self, DeviceBudget, Streamed};
+use fftx::plan::Direction;
+use fftx::runtime::devmem::{context_of, default_stream};
+use fftx::runtime::Queue;
+use num_complex::Complex64;
+use std::ffi::c_void;
+use std::ptr;
+
+fn ok(result: fftxResult, what: &str) {
+    assert_eq!(result, FFTX_SUCCESS, "{what}");
+}
+
+fn nrmse(got: &[Complex64], want: &[Complex64]) -> f64 {
+    assert_eq!(got.len(), want.len());
+    let err: f64 = got.iter().zip(want).map(|(a, b)| (a - b).norm_sqr()).sum();
+    let norm: f64 = want.iter().map(|b| b.norm_sqr()).sum();
+    (err / norm.max(f64::MIN_POSITIVE)).sqrt()
+}
+
+/// Host values of one precision, as raw bytes the C API takes.
+#[derive(Clone)]
+enum Values {
+    Single(Vec<f32>),
+    Double(Vec<f64>),
+}
+
+impl Values {
+    fn new(reals: &[f64], precision: Prec) -> Values {
+        match precision {
+            Prec::Single => Values::Single(reals.iter().map(|&v| v as f32).collect()),
+            Prec::Double => Values::Double(reals.to_vec()),
+        }
+    }
+
+    fn zeros(count: usize, precision: Prec) -> Values {
+        Values::new(&vec![0.0; count], precision)
+    }
+
+    fn ptr(&mut self) -> *mut c_void {
+        match self {
+            Values::Single(v) => v.as_mut_ptr().cast(),
+            Values::Double(v) => v.as_mut_ptr().cast(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Values::Single(v) => v.len() * 4,
+            Values::Double(v) => v.len() * 8,
+        }
+    }
+
+    fn reals(&self) -> Vec<f64> {
+        match self {
+            Values::Single(v) => v.iter().map(|&x| x as f64).collect(),
+            Values::Double(v) => v.clone(),
+        }
+    }
+
+    fn complex(&self) -> Vec<Complex64> {
+        self.reals().chunks_exact(2).map(|c| Complex64::new(c[0], c[1])).collect()
+    }
+}
+
+fn interleave(values: &[Complex64]) -> Vec<f64> {
+    values.iter().flat_map(|c| [c.re, c.im]).collect()
+}
+
+fn complex_type(precision: Prec) -> fftxType {
+    match precision {
+        Prec::Single => fftxType_t::FFTX_C2C as fftxType,
+        Prec::Double => fftxType_t::FFTX_Z2Z as fftxType,
+    }
+}
+
+/// Makes a basic-layout plan for row-major sizes `n`.
+fn plan_for(n: &[usize], fft_type: fftxType, batch: usize) -> fftxHandle {
+    let mut plan = 0;
+    let mut sizes: Vec<i32> = n.iter().map(|&v| v as i32).collect();
+    let status = unsafe {
+        match n.len() {
+            1 => fftxPlan1d(&mut plan, sizes[0], fft_type, batch as i32),
+            2 if batch == 1 => fftxPlan2d(&mut plan, sizes[0], sizes[1], fft_type),
+            3 if batch == 1 => fftxPlan3d(&mut plan, sizes[0], sizes[1], sizes[2], fft_type),
+            _ => fftxPlanMany(
+                &mut plan,
+                n.len() as i32,
+                sizes.as_mut_ptr(),
+                ptr::null_mut(),
+                0,
+                0,
+                ptr::null_mut(),
+                0,
+                0,
+                fft_type,
+                batch as i32,
+            ),
+        }
+    };
+    ok(status, &format!("plan {n:?} type {fft_type:#x} batch {batch}"));
+    plan
+}
+
+unsafe fn exec_complex(
+    plan: fftxHandle,
+    precision: Prec,
+    input: *mut c_void,
+    output: *mut c_void,
+    dir: i32,
+) -> fftxResult {
+    match precision {
+        Prec::Single => fftxExecC2C(plan, input.cast(), output.cast(), dir),
+        Prec::Double => fftxExecZ2Z(plan, input.cast(), output.cast(), dir),
+    }
+}
+
+/// The row-major reference of a batch of transforms of sizes `n`, each `n` values apart.
+fn reference_batch(x: &[Complex64], n: &[usize], batch: usize, dir: Dir) -> Vec<Complex64> {
+    let lengths: Vec<usize> = n.iter().rev().copied().collect();
+    let size: usize = n.iter().product();
+    (0..batch).flat_map(|b| reference_fft(&x[b * size..(b + 1) * size], &lengths, dir)).collect()
+}
+
+#[test]
+fn complex_transforms_of_every_rank_on_host_memory() {
+    for (n, batch, precision) in [
+        (&[64][..], 3, Prec::Single),
+        (&[12, 20][..], 1, Prec::Single),
+        (&[4, 6, 10][..], 1, Prec::Double),
+        (&[256][..], 2, Prec::Double),
+        (&[8, 9][..], 2, Prec::Single),
+    ] {
+        let size: usize = n.iter().product::<usize>() * batch;
+        let x = random_complex(size, 7);
+        let plan = plan_for(n, complex_type(precision), batch);
+        let mut input = Values::new(&interleave(&x), precision);
+        let mut output = Values::zeros(2 * size, precision);
+        ok(unsafe { exec_complex(plan, precision, input.ptr(), output.ptr(), FFTX_FORWARD) }, "forward");
+        let want = reference_batch(&x, n, batch, Dir::Forward);
+        let error = nrmse(&output.complex(), &want);
+        assert!(error < tolerance(precision), "{n:?} x {batch} {precision:?}: forward error {error:e}");
+        assert_eq!(input.complex(), Values::new(&interleave(&x), precision).complex(), "input kept");
+
+        // The inverse is unnormalised: forward then inverse gives the input times the size.
+        ok(unsafe { exec_complex(plan, precision, output.ptr(), output.ptr(), FFTX_INVERSE) }, "inverse");
+        let scaled: Vec<Complex64> = x.iter().map(|v| v * n.iter().product::<usize>() as f64).collect();
+        let error = nrmse(&output.complex(), &scaled);
+        assert!(error < 4.0 * tolerance(precision), "{n:?} {precision:?}: round trip error {error:e}");
+        ok(fftxDestroy(plan), "destroy");
+    }
+}
+
+/// Real input of a batch, in a row layout with rows `pitch` reals apart (n[last] used of each).
+fn real_rows(values: &[f64], n: &[usize], batch: usize, pitch: usize) -> Vec<f64> {
+    let last = *n.last().unwrap();
+    let rows = n[..n.len() - 1].iter().product::<usize>() * batch;
+    let mut out = vec![0.0; rows * pitch];
+    for r in 0..rows {
+        out[r * pitch..r * pitch + last].copy_from_slice(&values[r * last..(r + 1) * last]);
+    }
+    out
+}
+
+#[test]
+fn real_transforms_in_and_out_of_place() {
+    use fftxType_t::*;
+    for (n, batch, precision) in
+        [(&[30][..], 2, Prec::Single), (&[6, 16][..], 1, Prec::Double), (&[4, 5, 12][..], 1, Prec::Single)]
+    {
+        let (r2c, c2r) = match precision {
+            Prec::Single => (FFTX_R2C as fftxType, FFTX_C2R as fftxType),
+            Prec::Double => (FFTX_D2Z as fftxType, FFTX_Z2D as fftxType),
+        };
+        let last = *n.last().unwrap();
+        let half = last / 2 + 1;
+        let rows = n[..n.len() - 1].iter().product::<usize>() * batch;
+        let size = rows * last;
+        let x: Vec<f64> = random_complex(size, 3).iter().map(|c| c.re).collect();
+        let full =
+            reference_batch(&x.iter().map(|&v| Complex64::new(v, 0.0)).collect::<Vec<_>>(), n, batch, Dir::Forward);
+        let want: Vec<Complex64> = (0..rows).flat_map(|r| full[r * last..r * last + half].to_vec()).collect();
+        let forward = plan_for(n, r2c, batch);
+        let inverse = plan_for(n, c2r, batch);
+        for in_place in [false, true] {
+            let pitch = if in_place { 2 * half } else { last };
+            let mut input = Values::new(&real_rows(&x, n, batch, pitch), precision);
+            let mut spectrum = Values::zeros(2 * rows * half, precision);
+            let out = if in_place { input.ptr() } else { spectrum.ptr() };
+            let status = unsafe {
+                match precision {
+                    Prec::Single => fftxExecR2C(forward, input.ptr().cast(), out.cast()),
+                    Prec::Double => fftxExecD2Z(forward, input.ptr().cast(), out.cast()),
+                }
+            };
+            ok(status, "forward real");
+            let got = if in_place { input.complex() } else { spectrum.complex() };
+            let error = nrmse(&got, &want);
+            assert!(error < tolerance(precision), "{n:?} {precision:?} in place {in_place}: R2C error {error:e}");
+
+            let mut spectrum = if in_place { input.clone() } else { spectrum };
+            let mut back = Values::zeros(rows * pitch, precision);
+            let out = if in_place { spectrum.ptr() } else { back.ptr() };
+            let status = unsafe {
+                match precision {
+                    Prec::Single => fftxExecC2R(inverse, spectrum.ptr().cast(), out.cast()),
+                    Prec::Double => fftxExecZ2D(inverse, spectrum.ptr().cast(), out.cast()),
+                }
+            };
+            ok(status, "inverse real");
+            let got = if in_place { spectrum.reals() } else { back.reals() };
+            let got: Vec<Complex64> = (0..rows)
+                .flat_map(|r| got[r * pitch..r * pitch + last].to_vec())
+                .map(|v| Complex64::new(v, 0.0))
+                .collect();
+            let scaled: Vec<Complex64> =
+                x.iter().map(|&v| Complex64::new(v * n.iter().product::<usize>() as f64, 0.0)).collect();
+            let error = nrmse(&got, &scaled);
+            assert!(error < 4.0 * tolerance(precision), "{n:?} {precision:?} in place {in_place}: C2R error {error:e}");
+        }
+        ok(fftxDestroy(forward), "destroy");
+        ok(fftxDestroy(inverse), "destroy");
+    }
+}
+
+fn malloc(bytes: usize) -> *mut c_void {
+    let mut p = ptr::null_mut();
+    ok(unsafe { fftxMalloc(&mut p, bytes) }, "fftxMalloc");
+    p
+}
+
+fn copy(dst: *mut c_void, src: *const c_void, bytes: usize, kind: fftxMemcpyKind_t) {
+    ok(unsafe { fftxMemcpy(dst, src, bytes, kind as fftxMemcpyKind) }, "fftxMemcpy");
+}
+
+#[test]
+fn device_memory_at_any_offset() {
+    use fftxMemcpyKind_t::*;
+    let n = 96;
+    let batch = 2;
+    let x = random_complex(n * batch, 11);
+    let want = reference_batch(&x, &[n], batch, Dir::Forward);
+    let plan = plan_for(&[n], complex_type(Prec::Single), batch);
+    let bytes = n * batch * 8;
+    let mut input = Values::new(&interleave(&x), Prec::Single);
+    // Offsets: none (the allocation itself), 128 bytes (a sub-buffer) and 8 bytes (staged through a copy).
+    for (in_offset, out_offset) in [(0, 0), (128, 256), (8, 24)] {
+        let area = malloc(2 * bytes + 1024);
+        let device_in = unsafe { area.cast::<u8>().add(in_offset) }.cast::<c_void>();
+        let device_out = unsafe { area.cast::<u8>().add(bytes + 512 + out_offset) }.cast::<c_void>();
+        copy(device_in, input.ptr(), bytes, FFTX_MEMCPY_HOST_TO_DEVICE);
+        ok(unsafe { fftxExecC2C(plan, device_in.cast(), device_out.cast(), FFTX_FORWARD) }, "exec out of place");
+        let mut result = Values::zeros(2 * n * batch, Prec::Single);
+        copy(result.ptr(), device_out, bytes, FFTX_MEMCPY_DEVICE_TO_HOST);
+        let error = nrmse(&result.complex(), &want);
+        assert!(error < tolerance(Prec::Single), "offsets {in_offset}/{out_offset}: error {error:e}");
+
+        ok(unsafe { fftxExecC2C(plan, device_in.cast(), device_in.cast(), FFTX_FORWARD) }, "exec in place");
+        let other = malloc(bytes);
+        copy(other, device_in, bytes, FFTX_MEMCPY_DEVICE_TO_DEVICE);
+        copy(result.ptr(), other, bytes, FFTX_MEMCPY_DEVICE_TO_HOST);
+        let error = nrmse(&result.complex(), &want);
+        assert!(error < tolerance(Prec::Single), "in place at {in_offset}: error {error:e}");
+        ok(fftxFree(other), "free");
+        ok(fftxFree(area), "free");
+    }
+    ok(fftxDestroy(plan), "destroy");
+}
+
+#[test]
+fn advanced_layout_follows_cufft_formula() {
+    // 2D C2C of 6 x 5 per batch entry, input element (x, y) of batch b at b * idist + istride * (x * inembed[1]
+    // + y), output likewise; the gaps of the output must come back untouched.
+    let (nx, ny, batch) = (6usize, 5usize, 2usize);
+    let (inembed, istride, idist) = ([0, 7], 2usize, 100usize);
+    let (onembed, ostride, odist) = ([0, 6], 1usize, 40usize);
+    let x = random_complex(nx * ny * batch, 5);
+    let mut host_in = vec![Complex64::new(9.0, 9.0); batch * idist];
+    for b in 0..batch {
+        for i in 0..nx {
+            for j in 0..ny {
+                host_in[b * idist + istride * (i * inembed[1] + j)] = x[b * nx * ny + i * ny + j];
+            }
+        }
+    }
+    let sentinel = Complex64::new(-3.0, 4.0);
+    for precision in [Prec::Single, Prec::Double] {
+        let mut plan = 0;
+        let (mut n, mut ie, mut oe) = ([nx as i32, ny as i32], inembed.map(|v| v as i32), onembed.map(|v| v as i32));
+        let status = unsafe {
+            fftxPlanMany(
+                &mut plan,
+                2,
+                n.as_mut_ptr(),
+                ie.as_mut_ptr(),
+                istride as i32,
+                idist as i32,
+                oe.as_mut_ptr(),
+                ostride as i32,
+                odist as i32,
+                complex_type(precision),
+                batch as i32,
+            )
+        };
+        ok(status, "fftxPlanMany");
+        let mut input = Values::new(&interleave(&host_in), precision);
+        let mut output = Values::new(&interleave(&vec![sentinel; batch * odist]), precision);
+        ok(unsafe { exec_complex(plan, precision, input.ptr(), output.ptr(), FFTX_FORWARD) }, "exec");
+        let got = output.complex();
+        let want = reference_batch(&x, &[nx, ny], batch, Dir::Forward);
+        let mut picked = Vec::new();
+        let mut written = vec![false; got.len()];
+        for b in 0..batch {
+            for i in 0..nx {
+                for j in 0..ny {
+                    let at = b * odist + ostride * (i * onembed[1] + j);
+                    picked.push(got[at]);
+                    written[at] = true;
+                }
+            }
+        }
+        let error = nrmse(&picked, &want);
+        assert!(error < tolerance(precision), "{precision:?}: error {error:e}");
+        let gaps_kept = got.iter().zip(&written).filter(|(_, w)| !**w).all(|(v, _)| *v == sentinel);
+        assert!(gaps_kept, "{precision:?}: a value between the output elements changed");
+        ok(fftxDestroy(plan), "destroy");
+    }
+}
+
+#[test]
+fn advanced_layout_of_a_real_transform_with_64_bit_sizes() {
+    // Batched 1D R2C of 10 points: input every 3rd real, entries 40 apart; output packed, entries 8 apart.
+    let (n, batch) = (10usize, 3usize);
+    let x: Vec<f64> = random_complex(n * batch, 2).iter().map(|c| c.re).collect();
+    let mut host = vec![0.0f32; 40 * batch];
+    for b in 0..batch {
+        for i in 0..n {
+            host[b * 40 + 3 * i] = x[b * n + i] as f32;
+        }
+    }
+    let mut plan = 0;
+    ok(unsafe { fftxCreate(&mut plan) }, "create");
+    let (mut sizes, mut ie, mut oe) = ([n as i64], [0i64], [0i64]);
+    let mut work = usize::MAX;
+    let status = unsafe {
+        fftxMakePlanMany64(
+            plan,
+            1,
+            sizes.as_mut_ptr(),
+            ie.as_mut_ptr(),
+            3,
+            40,
+            oe.as_mut_ptr(),
+            1,
+            8,
+            fftxType_t::FFTX_R2C as fftxType,
+            batch as i64,
+            &mut work,
+        )
+    };
+    ok(status, "fftxMakePlanMany64");
+    assert_ne!(work, usize::MAX, "the work size is written");
+    let mut out = vec![fftxComplex::default(); 8 * batch];
+    ok(unsafe { fftxExecR2C(plan, host.as_mut_ptr(), out.as_mut_ptr()) }, "exec");
+    for b in 0..batch {
+        let line: Vec<Complex64> = x[b * n..(b + 1) * n].iter().map(|&v| Complex64::new(v, 0.0)).collect();
+        let want = &reference_fft(&line, &[n], Dir::Forward)[..n / 2 + 1];
+        let got: Vec<Complex64> =
+            out[b * 8..b * 8 + n / 2 + 1].iter().map(|c| Complex64::new(c.x as f64, c.y as f64)).collect();
+        let error = nrmse(&got, want);
+        assert!(error < tolerance(Prec::Single), "batch entry {b}: error {error:e}");
+    }
+    ok(fftxDestroy(plan), "destroy");
+}
+
+#[test]
+fn work_areas_and_automatic_allocation() {
+    // Long enough for a four-step on any device, which needs scratch.
+    let n = 1 << 16;
+    let mut plan = 0;
+    ok(unsafe { fftxCreate(&mut plan) }, "create");
+    let mut estimated = 0;
+    ok(unsafe { fftxEstimate1d(n as i32, complex_type(Prec::Single), 1, &mut estimated) }, "estimate");
+    let mut before = 0;
+    ok(unsafe { fftxGetSize1d(plan, n as i32, complex_type(Prec::Single), 1, &mut before) }, "get size 1d");
+    let mut work = 0;
+    ok(fftxSetAutoAllocation(plan, 0), "auto allocation off");
+    ok(unsafe { fftxMakePlan1d(plan, n as i32, complex_type(Prec::Single), 1, &mut work) }, "make");
+    let mut after = 0;
+    ok(unsafe { fftxGetSize(plan, &mut after) }, "get size");
+    assert!(work > 0, "a {n}-point transform needs scratch");
+    assert_eq!((estimated, before, after), (work, work, work));
+
+    let x = random_complex(n, 9);
+    let mut input = Values::new(&interleave(&x), Prec::Single);
+    let data = malloc(n * 8);
+    copy(data, input.ptr(), n * 8, fftxMemcpyKind_t::FFTX_MEMCPY_HOST_TO_DEVICE);
+    assert_eq!(unsafe { fftxExecC2C(plan, data.cast(), data.cast(), FFTX_FORWARD) }, FFTX_NO_WORKSPACE);
+    let area = malloc(work);
+    ok(fftxSetWorkArea(plan, area), "set work area");
+    ok(unsafe { fftxExecC2C(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "exec with work area");
+    let mut result = Values::zeros(2 * n, Prec::Single);
+    copy(result.ptr(), data, n * 8, fftxMemcpyKind_t::FFTX_MEMCPY_DEVICE_TO_HOST);
+    let error = nrmse(&result.complex(), &reference_fft(&x, &[n], Dir::Forward));
+    assert!(error < tolerance(Prec::Single), "error {error:e}");
+    // Host memory needs no work area from the caller.
+    let mut output = Values::zeros(2 * n, Prec::Single);
+    ok(unsafe { fftxExecC2C(plan, input.ptr().cast(), output.ptr().cast(), FFTX_FORWARD) }, "host exec");
+    assert!(nrmse(&output.complex(), &reference_fft(&x, &[n], Dir::Forward)) < tolerance(Prec::Single));
+    for p in [data, area] {
+        ok(fftxFree(p), "free");
+    }
+    ok(fftxDestroy(plan), "destroy");
+}
+
+#[test]
+fn estimates_match_the_sizes_of_made_plans() {
+    let many = |rank: i32, n: &mut [i32], batch: i32, work: &mut usize| unsafe {
+        fftxEstimateMany(
+            rank,
+            n.as_mut_ptr(),
+            ptr::null_mut(),
+            1,
+            1,
+            ptr::null_mut(),
+            1,
+            1,
+            complex_type(Prec::Double),
+            batch,
+            work,
+        )
+    };
+    let mut estimates = [usize::MAX; 4];
+    ok(unsafe { fftxEstimate2d(16, 24, fftxType_t::FFTX_R2C as fftxType, &mut estimates[0]) }, "estimate 2d");
+    ok(unsafe { fftxEstimate3d(4, 8, 6, fftxType_t::FFTX_Z2D as fftxType, &mut estimates[1]) }, "estimate 3d");
+    ok(many(2, &mut [10, 12], 3, &mut estimates[2]), "estimate many");
+    let mut plan = 0;
+    ok(unsafe { fftxCreate(&mut plan) }, "create");
+    ok(unsafe { fftxGetSize2d(plan, 16, 24, fftxType_t::FFTX_R2C as fftxType, &mut estimates[3]) }, "size 2d");
+    assert_eq!(estimates[0], estimates[3]);
+    let mut sizes = [0usize; 3];
+    ok(unsafe { fftxGetSize3d(plan, 4, 8, 6, fftxType_t::FFTX_Z2D as fftxType, &mut sizes[0]) }, "size 3d");
+    let mut n = [10, 12];
+    let status = unsafe {
+        fftxGetSizeMany(
+            plan,
+            2,
+            n.as_mut_ptr(),
+            ptr::null_mut(),
+            1,
+            1,
+            ptr::null_mut(),
+            1,
+            1,
+            complex_type(Prec::Double),
+            3,
+            &mut sizes[1],
+        )
+    };
+    ok(status, "size many");
+    let mut n64 = [10i64, 12];
+    let status = unsafe {
+        fftxGetSizeMany64(
+            plan,
+            2,
+            n64.as_mut_ptr(),
+            ptr::null_mut(),
+            1,
+            1,
+            ptr::null_mut(),
+            1,
+            1,
+            complex_type(Prec::Double),
+            3,
+            &mut sizes[2],
+        )
+    };
+    ok(status, "size many 64");
+    assert_eq!([sizes[0], sizes[1], sizes[2]], [estimates[1], estimates[2], estimates[2]]);
+    let mut made = usize::MAX;
+    ok(unsafe { fftxMakePlan3d(plan, 4, 8, 6, fftxType_t::FFTX_Z2D as fftxType, &mut made) }, "make 3d");
+    assert_eq!(made, estimates[1]);
+    let mut version = 0;
+    ok(unsafe { fftxGetVersion(&mut version) }, "version");
+    assert_eq!(version, FFTX_VERSION);
+    ok(fftxDestroy(plan), "destroy");
+}
+
+#[test]
+fn streams_bind_plans_to_the_callers_queue() {
+    let ocl_context = &common::ENV.context;
+    let own_queue = common::queue_ptr();
+    let n = 40;
+    let x = random_complex(n, 4);
+    let want = reference_fft(&x, &[n], Dir::Forward);
+    let plan = plan_for(&[n], complex_type(Prec::Double), 1);
+    ok(unsafe { fftxSetStream(plan, own_queue) }, "set stream");
+    let mut input = Values::new(&interleave(&x), Prec::Double);
+    let mut output = Values::zeros(2 * n, Prec::Double);
+    ok(unsafe { fftxExecZ2Z(plan, input.ptr().cast(), output.ptr().cast(), FFTX_FORWARD) }, "host exec on stream");
+    assert!(nrmse(&output.complex(), &want) < tolerance(Prec::Double));
+    let queue = unsafe { Queue::retained(own_queue) }.unwrap();
+    assert_eq!(queue.context().unwrap(), ocl_context.as_core().as_ptr());
+
+    // Device memory lives in the default stream's context, which the caller's queue does not share.
+    let data = malloc(n * 16);
+    assert_ne!(context_of(&queue).unwrap().raw(), default_stream().unwrap().context.raw());
+    assert_eq!(unsafe { fftxExecZ2Z(plan, data.cast(), data.cast(), FFTX_FORWARD) }, FFTX_INVALID_DEVICE);
+    ok(unsafe { fftxSetStream(plan, ptr::null_mut()) }, "back to the default stream");
+    copy(data, input.ptr(), n * 16, fftxMemcpyKind_t::FFTX_MEMCPY_HOST_TO_DEVICE);
+    ok(unsafe { fftxExecZ2Z(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "device exec");
+    copy(output.ptr(), data, n * 16, fftxMemcpyKind_t::FFTX_MEMCPY_DEVICE_TO_HOST);
+    assert!(nrmse(&output.complex(), &want) < tolerance(Prec::Double));
+    ok(fftxFree(data), "free");
+    ok(fftxDestroy(plan), "destroy");
+}
+
+#[test]
+fn bad_input_gets_cufft_statuses() {
+    use fftxMemcpyKind_t::*;
+    let c2c = complex_type(Prec::Single);
+    let mut plan = 0;
+    let mut work = 0;
+    let mut host = [fftxComplex::default(); 16];
+    let h = host.as_mut_ptr();
+    let cases: Vec<(&str, fftxResult, fftxResult)> = unsafe {
+        vec![
+            ("create into null", fftxCreate(ptr::null_mut()), FFTX_INVALID_VALUE),
+            ("plan into null", fftxPlan1d(ptr::null_mut(), 16, c2c, 1), FFTX_INVALID_VALUE),
+            ("size zero", fftxPlan1d(&mut plan, 0, c2c, 1), FFTX_INVALID_SIZE),
+            ("negative size", fftxPlan2d(&mut plan, 4, -4, c2c), FFTX_INVALID_SIZE),
+            ("batch zero", fftxPlan1d(&mut plan, 16, c2c, 0), FFTX_INVALID_SIZE),
+            ("unknown type", fftxPlan1d(&mut plan, 16, 0x33, 1), FFTX_INVALID_TYPE),
+            (
+                "rank 4",
+                fftxPlanMany(
+                    &mut plan,
+                    4,
+                    [2, 2, 2, 2].as_mut_ptr(),
+                    ptr::null_mut(),
+                    1,
+                    1,
+                    ptr::null_mut(),
+                    1,
+                    1,
+                    c2c,
+                    1,
+                ),
+                FFTX_INVALID_SIZE,
+            ),
+            (
+                "null sizes",
+                fftxPlanMany(&mut plan, 1, ptr::null_mut(), ptr::null_mut(), 1, 1, ptr::null_mut(), 1, 1, c2c, 1),
+                FFTX_INVALID_VALUE,
+            ),
+            (
+                "zero stride",
+                fftxPlanMany(
+                    &mut plan,
+                    1,
+                    [16].as_mut_ptr(),
+                    [16].as_mut_ptr(),
+                    0,
+                    16,
+                    [16].as_mut_ptr(),
+                    1,
+                    16,
+                    c2c,
+                    2,
+                ),
+                FFTX_INVALID_VALUE,
+            ),
+            (
+                "embed too small",
+                fftxPlanMany(
+                    &mut plan,
+                    2,
+                    [4, 8].as_mut_ptr(),
+                    [4, 6].as_mut_ptr(),
+                    1,
+                    64,
+                    [4, 8].as_mut_ptr(),
+                    1,
+                    64,
+                    c2c,
+                    2,
+                ),
+                FFTX_INVALID_VALUE,
+            ),
+            ("overflowing sizes", fftxPlan3d(&mut plan, i32::MAX, i32::MAX, i32::MAX, c2c), FFTX_INVALID_SIZE),
+            ("estimate into null", fftxEstimate1d(16, c2c, 1, ptr::null_mut()), FFTX_INVALID_VALUE),
+            ("unknown handle", fftxExecC2C(987_654, h, h, FFTX_FORWARD), FFTX_INVALID_PLAN),
+            ("destroy unknown", fftxDestroy(-5), FFTX_INVALID_PLAN),
+            ("size of unknown", fftxGetSize(987_654, &mut work), FFTX_INVALID_PLAN),
+            ("stream of unknown", fftxSetStream(987_654, ptr::null_mut()), FFTX_INVALID_PLAN),
+            ("version into null", fftxGetVersion(ptr::null_mut()), FFTX_INVALID_VALUE),
+            ("malloc into null", fftxMalloc(ptr::null_mut(), 16), FFTX_INVALID_VALUE),
+            ("malloc zero", fftxMalloc(&mut ptr::null_mut(), 0), FFTX_INVALID_VALUE),
+            ("free host memory", fftxFree(h.cast()), FFTX_INVALID_VALUE),
+            ("free null", fftxFree(ptr::null_mut()), FFTX_SUCCESS),
+            (
+                "copy host to host",
+                fftxMemcpy(h.cast(), h.cast(), 8, FFTX_MEMCPY_HOST_TO_DEVICE as i32),
+                FFTX_INVALID_VALUE,
+            ),
+            ("copy of unknown kind", fftxMemcpy(h.cast(), h.cast(), 8, 0), FFTX_INVALID_VALUE),
+            ("work area in host memory", fftxSetWorkArea(1, h.cast()), FFTX_INVALID_VALUE),
+        ]
+    };
+    for (what, got, want) in cases {
+        assert_eq!(got, want, "{what}");
+    }
+
+    let plan = plan_for(&[16], c2c, 1);
+    let device = malloc(256);
+    let cases: Vec<(&str, fftxResult, fftxResult)> = unsafe {
+        vec![
+            ("make twice", fftxMakePlan1d(plan, 16, c2c, 1, &mut work), FFTX_INVALID_PLAN),
+            ("bad direction", fftxExecC2C(plan, h, h, 0), FFTX_INVALID_VALUE),
+            ("null input", fftxExecC2C(plan, ptr::null_mut(), h, FFTX_FORWARD), FFTX_INVALID_VALUE),
+            ("exec of another type", fftxExecZ2Z(plan, h.cast(), h.cast(), FFTX_FORWARD), FFTX_INVALID_TYPE),
+            ("real exec on a complex plan", fftxExecR2C(plan, h.cast(), h), FFTX_INVALID_TYPE),
+            ("overlapping host buffers", fftxExecC2C(plan, h, h.add(1), FFTX_FORWARD), FFTX_INVALID_VALUE),
+            ("device and host mixed", fftxExecC2C(plan, device.cast(), h, FFTX_FORWARD), FFTX_INVALID_VALUE),
+            (
+                "device memory too small",
+                fftxExecC2C(
+                    plan,
+                    device.cast::<u8>().add(200).cast(),
+                    device.cast::<u8>().add(200).cast(),
+                    FFTX_FORWARD,
+                ),
+                FFTX_INVALID_VALUE,
+            ),
+            (
+                "copy past an allocation",
+                fftxMemcpy(device, h.cast(), 257, FFTX_MEMCPY_HOST_TO_DEVICE as i32),
+                FFTX_INVALID_VALUE,
+            ),
+            ("free inside an allocation", fftxFree(device.cast::<u8>().add(8).cast()), FFTX_INVALID_VALUE),
+        ]
+    };
+    for (what, got, want) in cases {
+        assert_eq!(got, want, "{what}");
+    }
+    let mut unmade = 0;
+    ok(unsafe { fftxCreate(&mut unmade) }, "create");
+    assert_eq!(unsafe { fftxExecC2C(unmade, h, h, FFTX_FORWARD) }, FFTX_INVALID_PLAN, "exec before make");
+    assert_eq!(unsafe { fftxGetSize(unmade, &mut work) }, FFTX_INVALID_PLAN, "size before make");
+    ok(fftxFree(device), "free");
+    assert_eq!(fftxFree(device), FFTX_INVALID_VALUE, "double free");
+    for handle in [plan, unmade] {
+        ok(fftxDestroy(handle), "destroy");
+        assert_eq!(fftxDestroy(handle), FFTX_INVALID_PLAN, "double destroy");
+        assert_eq!(unsafe { fftxExecC2C(handle, h, h, FFTX_FORWARD) }, FFTX_INVALID_PLAN, "exec after destroy");
+    }
+}
+
+/// Runs the out-of-core path directly with a device budget that forces many slabs.
+fn streamed(
+    n: usize,
+    batch: usize,
+    precision: Precision,
+    direction: Direction,
+    scale: f64,
+    in_place: bool,
+    budget: DeviceBudget,
+) {
+    let stream = default_stream().unwrap();
+    let second = Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap();
+    let x = random_complex(n * batch, n as u64);
+    let prec = if precision == Precision::Single { Prec::Single } else { Prec::Double };
+    let mut input = Values::new(&interleave(&x), prec);
+    let mut output = Values::zeros(2 * n * batch, prec);
+    let bytes = input.bytes();
+    let (in_ptr, out_ptr) = (input.ptr().cast::<u8>(), output.ptr().cast::<u8>());
+    let data = unsafe {
+        if in_place {
+            HostData::InPlace(std::slice::from_raw_parts_mut(in_ptr, bytes))
+        } else {
+            HostData::Separate(
+                std::slice::from_raw_parts(in_ptr, bytes),
+                std::slice::from_raw_parts_mut(out_ptr, bytes),
+            )
+        }
+    };
+    let job = Streamed { n, batch, precision, direction, scale, data };
+    outofcore::run(&stream.context, &[stream.queue.clone(), second], budget, job).unwrap();
+    let dir = if direction == Direction::Forward { Dir::Forward } else { Dir::Backward };
+    let want: Vec<Complex64> = reference_batch(&x, &[n], batch, dir).iter().map(|v| v * scale).collect();
+    let got = if in_place { input.complex() } else { output.complex() };
+    let error = nrmse(&got, &want);
+    assert!(
+        error < tolerance(prec),
+        "n = {n} x {batch} {precision:?} {direction:?} in place {in_place}: error {error:e}"
+    );
+    if !in_place {
+        assert_eq!(input.complex(), Values::new(&interleave(&x), prec).complex(), "the input is kept");
+    }
+}
+
+#[test]
+fn out_of_core_streams_in_many_slabs() {
+    let small = |columns: usize| DeviceBudget { max_buffer: columns * 16 * 8, total: 6 * columns * 16 * 8 };
+    // 4096 = 64 x 64: four columns (or rows) a slab, 16 slabs a pass.
+    streamed(4096, 2, Precision::Single, Direction::Forward, 1.0, false, small(4 * 64 / 16));
+    // 1680 = 40 x 42 (factors 2, 3, 5, 7), double, backward, scaled, in place.
+    streamed(1680, 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(8 * 42 / 16));
+    // 486 = 18 x 27: slabs that do not divide the budget evenly.
+    streamed(486, 3, Precision::Single, Direction::Backward, 1.0, true, small(5 * 27 / 16));
+}
+
+#[test]
+fn out_of_core_reports_what_cannot_stream() {
+    let stream = default_stream().unwrap();
+    let second = Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap();
+    let mut data = vec![0u8; 13 * 8];
+    let job = |data| Streamed {
+        n: 13,
+        batch: 1,
+        precision: Precision::Single,
+        direction: Direction::Forward,
+        scale: 1.0,
+        data,
+    };
+    let budget = DeviceBudget { max_buffer: 1 << 20, total: 1 << 22 };
+    let queues = [stream.queue.clone(), second];
+    let prime = outofcore::run(&stream.context, &queues, budget, job(HostData::InPlace(&mut data)));
+    assert_eq!(prime.unwrap_err().kind, fftx::ErrorKind::NotImplemented);
+    let mut data = vec![0u8; 4096 * 8];
+    let tiny = DeviceBudget { max_buffer: 256, total: 1024 };
+    let job = Streamed { n: 4096, ..job(HostData::InPlace(&mut data)) };
+    assert_eq!(outofcore::run(&stream.context, &queues, tiny, job).unwrap_err().kind, fftx::ErrorKind::OutOfResources);
+}
