@@ -112,38 +112,46 @@ AI void fft16(V *r, V *i) {
     }
 }
 
-/* Odd prime radix R from the symmetric pairs a_j = x_j + x_{R-j}, b_j = x_j - x_{R-j}:
- * y_m = x_0 + sum_j cos(2 pi jm/R) a_j - i sum_j sin(2 pi jm/R) b_j, and y_{R-m} with the sine sign flipped. */
+/* Odd prime radix R from the symmetric pairs a_j = x_j + x_{R-j}, b_j = x_j - x_{R-j} (j = 1..H, H = (R-1)/2):
+ * y_m = x_0 + sum_j cos(2 pi jm/R) a_j - i sum_j sin(2 pi jm/R) b_j, and y_{R-m} with the sine sign flipped.
+ * The cosines of each m sum to exactly -1/2, so with q = (sum_j a_j) / 2H the real-part sum is rewritten as
+ * (x_0 - q) + sum_j cos(2 pi jm/R) (a_j - 2q): a constant input then gives exact zeros (as clFFT's clients
+ * check) instead of rounding residue, at the price of one division per butterfly. */
 #define PRIME_BUTTERFLY(R)                                                                          \
     AI void fft##R(V *r, V *i) {                                                                    \
         const int H = (R - 1) / 2;                                                                  \
         V ar[(R - 1) / 2], ai[(R - 1) / 2], br[(R - 1) / 2], bi[(R - 1) / 2];                       \
-        V y0r = r[0], y0i = i[0];                                                                   \
+        V sr = (V)(0), si = (V)(0);                                                                 \
         UNROLL for (int j = 1; j <= H; j++) {                                                       \
             ar[j - 1] = r[j] + r[R - j];                                                            \
             ai[j - 1] = i[j] + i[R - j];                                                            \
             br[j - 1] = r[j] - r[R - j];                                                            \
             bi[j - 1] = i[j] - i[R - j];                                                            \
-            y0r += ar[j - 1];                                                                       \
-            y0i += ai[j - 1];                                                                       \
+            sr += ar[j - 1];                                                                        \
+            si += ai[j - 1];                                                                        \
+        }                                                                                           \
+        V qr = sr / (REAL)(R - 1), qi = si / (REAL)(R - 1);                                         \
+        UNROLL for (int j = 0; j < H; j++) {                                                        \
+            ar[j] -= 2 * qr;                                                                        \
+            ai[j] -= 2 * qi;                                                                        \
         }                                                                                           \
         V yr[R], yi[R];                                                                             \
         UNROLL for (int m = 1; m <= H; m++) {                                                       \
-            V cr = r[0], ci = i[0], sr = (V)(0), si = (V)(0);                                       \
+            V cr = r[0] - qr, ci = i[0] - qi, dr = (V)(0), di = (V)(0);                             \
             UNROLL for (int j = 1; j <= H; j++) {                                                   \
                 REAL c = COS##R[(j * m) % R], s = SIN##R[(j * m) % R];                              \
                 cr += c * ar[j - 1];                                                                \
                 ci += c * ai[j - 1];                                                                \
-                sr += s * br[j - 1];                                                                \
-                si += s * bi[j - 1];                                                                \
+                dr += s * br[j - 1];                                                                \
+                di += s * bi[j - 1];                                                                \
             }                                                                                       \
-            yr[m] = cr + si;                                                                        \
-            yi[m] = ci - sr;                                                                        \
-            yr[R - m] = cr - si;                                                                    \
-            yi[R - m] = ci + sr;                                                                    \
+            yr[m] = cr + di;                                                                        \
+            yi[m] = ci - dr;                                                                        \
+            yr[R - m] = cr - di;                                                                    \
+            yi[R - m] = ci + dr;                                                                    \
         }                                                                                           \
-        r[0] = y0r;                                                                                 \
-        i[0] = y0i;                                                                                 \
+        r[0] += sr;                                                                                 \
+        i[0] += si;                                                                                 \
         UNROLL for (int m = 1; m < R; m++) {                                                        \
             r[m] = yr[m];                                                                           \
             i[m] = yi[m];                                                                           \
