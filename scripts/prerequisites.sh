@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what fftx needs on Debian when it is missing: the PoCL OpenCL runtime (CPU device), the ICD
-# loader and headers, and the comparison libraries the tests and benchmark use (clFFT, VkFFT, FFTW).
+# loader and headers, the comparison libraries the tests and benchmark use (clFFT, VkFFT, FFTW), and the
+# tools the installation tests build with (pkg-config, CMake).
 set -euo pipefail
 
 packages=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libclfft-dev clfft-client libvkfft-dev
-          libfftw3-dev)
+          libfftw3-dev pkg-config cmake)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

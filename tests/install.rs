@@ -1,0 +1,243 @@
+//! `scripts/install` into a scratch prefix, then what an installed fftx must do:
+//! - Debian's prebuilt `clFFT-client` (built against the real clFFT) passes its own check on fftx through
+//!   `LD_LIBRARY_PATH`, over c2c, r2c and c2r in 1D, 2D and 3D, single and double, in and out of place,
+//!   planar and interleaved;
+//! - a cuFFT-style program built with `pkg-config --cflags --libs fftx` runs;
+//! - a clFFT program built with `-lclFFT` against the installed compatibility names runs on fftx;
+//! - CMake's `find_package(fftx)` gives a target a program links with.
+
+use once_cell::sync::Lazy;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repository() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The libfftx.so built with this test binary: cargo leaves a fresh cdylib in `deps/` next to the binary when
+/// it builds the library only for tests, and `target/<profile>/` may hold an older one.
+fn built_library() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let deps = exe.parent().expect("the test binary's folder");
+    let found =
+        [deps, deps.parent().unwrap_or(deps)].into_iter().map(|dir| dir.join("libfftx.so")).find(|lib| lib.is_file());
+    found.unwrap_or_else(|| panic!("no libfftx.so in or above {}", deps.display()))
+}
+
+fn scratch() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("install-{}", std::process::id()))
+}
+
+/// The prefix `scripts/install` filled, once per test run.
+static PREFIX: Lazy<PathBuf> = Lazy::new(|| {
+    let prefix = scratch().join("prefix");
+    let output = Command::new(repository().join("scripts/install"))
+        .arg("--prefix")
+        .arg(&prefix)
+        .arg("--library")
+        .arg(built_library())
+        .output()
+        .expect("run scripts/install");
+    assert!(output.status.success(), "scripts/install failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    prefix
+});
+
+fn lib_dir() -> PathBuf {
+    PREFIX.join("lib")
+}
+
+/// Runs a program with the installed library first on the loader's path and the test kernel cache.
+fn run(program: &Path, args: &[&str], extra_env: &[(&str, &str)]) -> Output {
+    let cache = std::env::var_os("FFTX_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repository().join("target").join("fftx-test-cache"));
+    let output = Command::new(program)
+        .args(args)
+        .env("LD_LIBRARY_PATH", lib_dir())
+        .env("FFTX_CACHE_DIR", cache)
+        .envs(extra_env.iter().copied())
+        .output()
+        .expect("start the program");
+    assert!(
+        output.status.success(),
+        "{} {args:?} failed ({}):\n{}{}",
+        program.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// Compiles `c-tests/<name>.c` into the scratch folder with `flags` after the source; returns the program.
+fn compile(name: &str, flags: &[String], env: &[(&str, &Path)]) -> PathBuf {
+    let exe = scratch().join(name);
+    fs::create_dir_all(scratch()).expect("scratch folder");
+    let output = Command::new("cc")
+        .args(["-std=c99", "-Wall", "-Wextra", "-Werror"])
+        .arg(repository().join("c-tests").join(format!("{name}.c")))
+        .arg("-o")
+        .arg(&exe)
+        .args(flags)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run cc");
+    assert!(output.status.success(), "compiling {name}.c failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    exe
+}
+
+fn pkg_config(args: &[&str]) -> Vec<String> {
+    let output = Command::new("pkg-config")
+        .args(args)
+        .env("PKG_CONFIG_PATH", lib_dir().join("pkgconfig"))
+        .output()
+        .expect("run pkg-config");
+    assert!(output.status.success(), "pkg-config {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn installs_library_compatibility_names_headers_and_packages() {
+    let lib = lib_dir();
+    for name in ["libclFFT.so", "libclFFT.so.2"] {
+        assert_eq!(fs::read_link(lib.join(name)).expect("a link"), Path::new("libfftx.so"), "{name}");
+    }
+    assert_eq!(fs::read(lib.join("libfftx.so")).unwrap(), fs::read(built_library()).unwrap());
+    for header in ["fftx.h", "clFFT.h", "clFFT.version.h"] {
+        assert!(PREFIX.join("include").join(header).is_file(), "{header}");
+    }
+    assert!(lib.join("cmake/fftx/fftxConfig.cmake").is_file());
+    assert_eq!(pkg_config(&["--modversion", "fftx"]), [env!("CARGO_PKG_VERSION")]);
+    assert_eq!(pkg_config(&["--modversion", "clFFT"]), ["2.12.2"]);
+    let libs = pkg_config(&["--libs", "clFFT"]);
+    assert!(libs.contains(&"-lclFFT".to_string()) && libs.contains(&format!("-L{}", lib.display())), "{libs:?}");
+}
+
+#[test]
+fn cufft_style_program_builds_with_pkg_config() {
+    let mut flags = pkg_config(&["--cflags", "--libs", "fftx"]);
+    flags.push("-lm".into());
+    let exe = compile("fftx_example", &flags, &[]);
+    let output = run(&exe, &[], &[]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("round trip: largest error"));
+}
+
+#[test]
+fn clfft_program_runs_on_the_compatibility_names() {
+    let flags: Vec<String> = vec![
+        format!("-I{}", PREFIX.join("include").display()),
+        format!("-L{}", lib_dir().display()),
+        "-lclFFT".into(),
+        "-lOpenCL".into(),
+        "-lm".into(),
+    ];
+    let exe = compile("clfft_example", &flags, &[]);
+    let ldd = Command::new("ldd").arg(&exe).env("LD_LIBRARY_PATH", lib_dir()).output().expect("run ldd");
+    let ldd = String::from_utf8_lossy(&ldd.stdout);
+    let resolved = ldd.lines().find(|line| line.contains("libclFFT")).expect("the program loads libclFFT");
+    assert!(resolved.contains(&*lib_dir().to_string_lossy()), "libclFFT resolves elsewhere: {resolved}");
+    // Only fftx writes `fftx[...]` lines.
+    let output = run(&exe, &[], &[("FFTX_LOG", "info")]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("status 0, X[0] = 1536"));
+}
+
+#[test]
+fn cmake_finds_the_package() {
+    let project = scratch().join("cmake-project");
+    fs::create_dir_all(&project).expect("project folder");
+    fs::copy(repository().join("c-tests/fftx_example.c"), project.join("example.c")).expect("copy the example");
+    fs::write(
+        project.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.13)\nproject(example C)\nfind_package(fftx 0.1 REQUIRED)\n\
+         add_executable(example example.c)\ntarget_link_libraries(example PRIVATE fftx::fftx m)\n",
+    )
+    .expect("write CMakeLists.txt");
+    let build = project.join("build");
+    for args in [
+        vec![
+            "-S".to_string(),
+            project.display().to_string(),
+            "-B".into(),
+            build.display().to_string(),
+            format!("-DCMAKE_PREFIX_PATH={}", PREFIX.display()),
+        ],
+        vec!["--build".into(), build.display().to_string()],
+    ] {
+        let output = Command::new("cmake").args(&args).output().expect("run cmake (install Debian's cmake)");
+        assert!(
+            output.status.success(),
+            "cmake {args:?}:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    run(&build.join("example"), &[], &[]);
+}
+
+/// Runs Debian's clFFT-client with `layouts` and `precision` over 1D, 2D and 3D, in and out of place
+/// (where the layouts allow in place), and checks that its own exact check passes on fftx.
+fn client_passes(layouts: &[(u8, u8)]) {
+    let client = Path::new("/usr/bin/clFFT-client");
+    assert!(client.is_file(), "{} is missing: install Debian's clfft-client", client.display());
+    let sizes: [&[&str]; 3] =
+        [&["-x", "256", "-b", "2"], &["-x", "32", "-y", "24"], &["-x", "16", "-y", "6", "-z", "10"]];
+    for &(input, output) in layouts {
+        let hermitian_planar = input == 4 || output == 4;
+        for size in sizes {
+            for precision in [None, Some("--double")] {
+                for out_of_place in [false, true] {
+                    // Planar and interleaved complex data cannot share storage, nor can planar Hermitian and real.
+                    let mixed_complex = input != output && input <= 2 && output <= 2;
+                    if !out_of_place && (mixed_complex || hermitian_planar) {
+                        continue;
+                    }
+                    let mut args: Vec<&str> = size.to_vec();
+                    let (i, o) = (input.to_string(), output.to_string());
+                    args.extend(["--inLayout", &i, "--outLayout", &o]);
+                    args.extend(precision);
+                    if out_of_place {
+                        args.push("-o");
+                    }
+                    // Debian's real clFFT is installed too: only fftx writes `fftx[...]` lines.
+                    let result = run(client, &args, &[("FFTX_LOG", "info")]);
+                    assert!(String::from_utf8_lossy(&result.stderr).contains("fftx[info]"), "{args:?} ran on clFFT");
+                    let stdout = String::from_utf8_lossy(&result.stdout);
+                    assert!(
+                        stdout.contains("Internal Client Test *****PASS*****"),
+                        "LD_LIBRARY_PATH={} clFFT-client {}:\n{stdout}",
+                        lib_dir().display(),
+                        args.join(" ")
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn debian_clfft_client_passes_prime_lengths() {
+    // Its check is exact: constant input must give exact zeros off bin 0, which prime butterflies meet too.
+    for args in [&["-x", "11"][..], &["-x", "13", "--double", "-o"], &["-x", "5", "-y", "7", "-z", "12", "-o"]] {
+        let result = run(Path::new("/usr/bin/clFFT-client"), args, &[("FFTX_LOG", "info")]);
+        assert!(String::from_utf8_lossy(&result.stderr).contains("fftx[info]"), "{args:?} ran on clFFT");
+        let stdout = String::from_utf8_lossy(&result.stdout);
+        assert!(stdout.contains("Internal Client Test *****PASS*****"), "clFFT-client {}:\n{stdout}", args.join(" "));
+    }
+}
+
+#[test]
+fn debian_clfft_client_passes_complex_transforms() {
+    client_passes(&[(1, 1), (2, 2), (1, 2)]);
+}
+
+#[test]
+fn debian_clfft_client_passes_real_to_complex() {
+    client_passes(&[(5, 3), (5, 4)]);
+}
+
+#[test]
+fn debian_clfft_client_passes_complex_to_real() {
+    client_passes(&[(3, 5), (4, 5)]);
+}
