@@ -17,6 +17,11 @@ if ((${#missing[@]})); then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# The Python package's tests: numpy (which it needs), scipy (its backend) and pytest.
+if ! python3 -c "import numpy, scipy, pytest" 2>/dev/null; then
+    echo "installing: numpy scipy pytest (pip)"
+    python3 -m pip install --quiet numpy scipy pytest
+fi
 if ! command -v cargo >/dev/null; then
     echo "cargo not found: install Rust (https://rustup.rs) and run again" >&2
     exit 1

@@ -1,0 +1,19 @@
+"""fftx: numpy.fft-compatible FFTs on any OpenCL device, through libfftx.so's cuFFT-style API.
+
+    import fftx, numpy
+    spectrum = fftx.fft(numpy.random.rand(1024).astype(numpy.float32))   # complex64, computed by fftx
+
+`fftx.scipy_backend` plugs the same transforms into scipy.fft. Plans are made once per shape, type and
+batch and kept in `fftx.plan_cache` (least recently used first out).
+"""
+
+from . import scipy_backend
+from ._fft import fft, fft2, fftn, ifft, ifft2, ifftn, irfft, irfft2, irfftn, plan_cache, rfft, rfft2, rfftn
+from ._library import FftxError, LibraryNotFoundError, library
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
+    "scipy_backend", "plan_cache", "library", "FftxError", "LibraryNotFoundError",
+]

@@ -1,0 +1,322 @@
+"""numpy.fft-compatible transforms over libfftx's cuFFT-style API.
+
+Every transform gathers the transformed axes at the end of a contiguous array it owns (one copy, which also
+converts the dtype), runs a batched plan of rank 1 to 3 on that host memory, and moves the axes back. Single
+precision input (float32, complex64, float16) stays single precision; everything else runs in double.
+"""
+
+import ctypes
+import math
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+from ._library import check, library
+
+try:
+    from numpy.lib.array_utils import normalize_axis_index
+except ImportError:  # numpy < 2
+    from numpy.core.multiarray import normalize_axis_index
+
+# fftxType values, as in fftx.h.
+_C2C, _Z2Z, _R2C, _D2Z, _C2R, _Z2D = 0x29, 0x69, 0x2A, 0x6A, 0x2C, 0x6C
+_FORWARD, _INVERSE = -1, 1
+_EXEC = {_C2C: "fftxExecC2C", _Z2Z: "fftxExecZ2Z", _R2C: "fftxExecR2C", _D2Z: "fftxExecD2Z",
+         _C2R: "fftxExecC2R", _Z2D: "fftxExecZ2D"}
+
+
+class _PlanCache:
+    """Plans by (type, sizes, batch), least recently used dropped first; a plan in use is never dropped."""
+
+    def __init__(self, capacity=64):
+        self.capacity = capacity
+        self._plans = OrderedDict()
+        self._users = {}
+        self._lock = threading.Lock()
+
+    def acquire(self, fft_type, sizes, batch):
+        key = (fft_type, tuple(sizes), batch)
+        with self._lock:
+            if key in self._plans:
+                self._plans.move_to_end(key)
+                self._users[key] += 1
+                return key, self._plans[key]
+        lib = library()
+        handle = ctypes.c_int()
+        check("fftxCreate", lib.fftxCreate(ctypes.byref(handle)))
+        n = (ctypes.c_longlong * len(sizes))(*sizes)
+        work = ctypes.c_size_t()
+        status = lib.fftxMakePlanMany64(handle, len(sizes), n, None, 1, 1, None, 1, 1, fft_type, batch,
+                                        ctypes.byref(work))
+        if status != 0:
+            lib.fftxDestroy(handle)
+            check(f"fftxMakePlanMany64 for sizes {tuple(sizes)} x {batch}", status)
+        with self._lock:
+            if key in self._plans:  # another thread made it meanwhile
+                lib.fftxDestroy(handle)
+            else:
+                self._plans[key] = handle.value
+                self._users[key] = 0
+            self._users[key] += 1
+            self._evict(lib)
+            return key, self._plans[key]
+
+    def release(self, key):
+        with self._lock:
+            self._users[key] -= 1
+
+    def _evict(self, lib):
+        idle = [k for k in self._plans if self._users[k] == 0]
+        while len(self._plans) > self.capacity and idle:
+            key = idle.pop(0)
+            lib.fftxDestroy(self._plans.pop(key))
+            del self._users[key]
+
+    def clear(self):
+        """Destroys every idle plan."""
+        with self._lock:
+            self._evict_all(library())
+
+    def _evict_all(self, lib):
+        for key in [k for k in self._plans if self._users[k] == 0]:
+            lib.fftxDestroy(self._plans.pop(key))
+            del self._users[key]
+
+    def __len__(self):
+        return len(self._plans)
+
+
+plan_cache = _PlanCache()
+
+
+def _run(fft_type, sizes, batch, source, target, direction=None):
+    """Runs a plan from `source` to `target` (contiguous arrays, the transformed axes last)."""
+    key, handle = plan_cache.acquire(fft_type, sizes, batch)
+    try:
+        function = getattr(library(), _EXEC[fft_type])
+        args = [handle, source.ctypes.data, target.ctypes.data]
+        if direction is not None:
+            args.append(direction)
+        check(_EXEC[fft_type], function(*args))
+    finally:
+        plan_cache.release(key)
+
+
+def _single(dtype):
+    return dtype in (np.float32, np.complex64, np.float16)
+
+
+def _complex_dtype(dtype):
+    return np.complex64 if _single(dtype) else np.complex128
+
+
+def _real_dtype(dtype):
+    return np.float32 if _single(dtype) else np.float64
+
+
+def _scale(norm, total, forward):
+    if norm is None or norm == "backward":
+        return 1.0 if forward else 1.0 / total
+    if norm == "ortho":
+        return 1.0 / math.sqrt(total)
+    if norm == "forward":
+        return 1.0 / total if forward else 1.0
+    raise ValueError(f'Invalid norm value {norm!r}; should be "backward", "ortho" or "forward".')
+
+
+def _resize(a, axis, length):
+    """`a` cut or zero-padded to `length` along `axis` (numpy's n/s semantics)."""
+    if length < 1:
+        raise ValueError(f"Invalid number of FFT data points ({length}) specified.")
+    have = a.shape[axis]
+    if have == length:
+        return a
+    if have > length:
+        index = [slice(None)] * a.ndim
+        index[axis] = slice(0, length)
+        return a[tuple(index)]
+    shape = list(a.shape)
+    shape[axis] = length
+    padded = np.zeros(shape, a.dtype)
+    index = [slice(None)] * a.ndim
+    index[axis] = slice(0, have)
+    padded[tuple(index)] = a
+    return padded
+
+
+def _gather(a, axes, dtype):
+    """A contiguous copy of `a` as `dtype` with `axes` moved last, in order."""
+    tail = list(range(a.ndim - len(axes), a.ndim))
+    return np.array(np.moveaxis(a, axes, tail), dtype=dtype, order="C", copy=True), tail
+
+
+def _batch(shape, rank):
+    return math.prod(shape[: len(shape) - rank])
+
+
+def _c2c(a, axes, direction):
+    """Complex transforms over `axes`, up to three at a time; an axis listed twice is transformed twice."""
+    dtype = _complex_dtype(a.dtype)
+    if not axes:
+        return np.asarray(a, dtype=dtype)
+    groups = [axes[i:i + 3] for i in range(0, len(axes), 3)] if len(set(axes)) == len(axes) else [[x] for x in axes]
+    for group in reversed(groups):
+        work, tail = _gather(a, group, dtype)
+        if work.size:
+            fft_type = _C2C if dtype == np.complex64 else _Z2Z
+            _run(fft_type, work.shape[-len(group):], _batch(work.shape, len(group)), work, work, direction)
+        a = np.moveaxis(work, tail, group)
+    return a
+
+
+def _r2c(a, axes):
+    """Real-to-complex over `axes`: the last one halved (in one plan with up to two more), then the rest."""
+    if np.iscomplexobj(a):
+        raise TypeError("a real-to-complex transform takes real input; use fft for complex input")
+    dtype = _real_dtype(a.dtype)
+    group = axes[-3:] if len(set(axes)) == len(axes) else axes[-1:]
+    work, tail = _gather(a, group, dtype)
+    out = np.empty(work.shape[:-1] + (work.shape[-1] // 2 + 1,), _complex_dtype(dtype))
+    if work.size:
+        _run(_R2C if dtype == np.float32 else _D2Z, work.shape[-len(group):], _batch(work.shape, len(group)), work,
+             out)
+    return _c2c(np.moveaxis(out, tail, group), axes[: len(axes) - len(group)], _FORWARD)
+
+
+def _c2r(a, axes, last):
+    """Complex-to-real over `axes` with `last` real values along the last one, as numpy defines it for any
+    input: inverse complex transforms over the other axes, then the real one, reading neither the imaginary
+    part of bin 0 nor that of the Nyquist bin."""
+    a = _c2c(a, axes[:-1], _INVERSE)
+    dtype = _complex_dtype(a.dtype)
+    work, tail = _gather(a, axes[-1:], dtype)
+    work[..., 0].imag = 0
+    if last % 2 == 0:
+        work[..., last // 2].imag = 0
+    out = np.empty(work.shape[:-1] + (last,), _real_dtype(dtype))
+    if out.size:
+        _run(_C2R if dtype == np.complex64 else _Z2D, (last,), _batch(work.shape, 1), work, out)
+    return np.moveaxis(out, tail, axes[-1:])
+
+
+def _finish(result, factor, out):
+    if factor != 1.0:
+        result *= factor
+    if out is None:
+        return result
+    if out.shape != result.shape:
+        raise ValueError(f"out has shape {out.shape}; the result has shape {result.shape}")
+    out[...] = result
+    return out
+
+
+def _axes_and_sizes(a, s, axes):
+    """numpy's fftn conventions: `axes` default to the last len(s) axes, or to all of them."""
+    if axes is None:
+        axes = range(a.ndim) if s is None else range(-len(s), 0)
+    axes = [normalize_axis_index(int(x), a.ndim) for x in axes]
+    if s is None:
+        s = [a.shape[x] for x in axes]
+    elif len(s) != len(axes):
+        raise ValueError("Shape and axes have different lengths.")
+    return axes, [int(n) for n in s]
+
+
+def _prepare(a):
+    a = np.asarray(a)
+    if a.dtype == np.float16:
+        return a.astype(np.float32)
+    if a.dtype.kind not in "fc":
+        return a.astype(np.float64)
+    return a
+
+
+def _complex_nd(a, s, axes, norm, out, direction):
+    a = _prepare(a)
+    axes, sizes = _axes_and_sizes(a, s, axes)
+    for axis, n in zip(axes, sizes):
+        a = _resize(a, axis, n)
+    forward = direction == _FORWARD
+    return _finish(_c2c(a, axes, direction), _scale(norm, math.prod(sizes), forward), out)
+
+
+def _real_nd(a, s, axes, norm, out):
+    a = _prepare(a)
+    axes, sizes = _axes_and_sizes(a, s, axes)
+    for axis, n in zip(axes, sizes):
+        a = _resize(a, axis, n)
+    return _finish(_r2c(a, axes), _scale(norm, math.prod(sizes), True), out)
+
+
+def _inverse_real_nd(a, s, axes, norm, out):
+    a = _prepare(a)
+    axes, sizes = _axes_and_sizes(a, s, axes)
+    if s is None:
+        sizes[-1] = 2 * (a.shape[axes[-1]] - 1)
+    for axis, n in zip(axes[:-1], sizes[:-1]):
+        a = _resize(a, axis, n)
+    if sizes[-1] < 1:
+        raise ValueError(f"Invalid number of data points ({sizes[-1]}) specified")
+    a = _resize(a, axes[-1], sizes[-1] // 2 + 1)
+    return _finish(_c2r(a, axes, sizes[-1]), _scale(norm, math.prod(sizes), False), out)
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional discrete Fourier transform, as numpy.fft.fft."""
+    return _complex_nd(a, None if n is None else [n], [axis], norm, out, _FORWARD)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional inverse discrete Fourier transform, as numpy.fft.ifft."""
+    return _complex_nd(a, None if n is None else [n], [axis], norm, out, _INVERSE)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Two-dimensional discrete Fourier transform, as numpy.fft.fft2."""
+    return _complex_nd(a, s, axes, norm, out, _FORWARD)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Two-dimensional inverse discrete Fourier transform, as numpy.fft.ifft2."""
+    return _complex_nd(a, s, axes, norm, out, _INVERSE)
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional discrete Fourier transform, as numpy.fft.fftn."""
+    return _complex_nd(a, s, axes, norm, out, _FORWARD)
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional inverse discrete Fourier transform, as numpy.fft.ifftn."""
+    return _complex_nd(a, s, axes, norm, out, _INVERSE)
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    """One-dimensional transform of real input, as numpy.fft.rfft."""
+    return _real_nd(a, None if n is None else [n], [axis], norm, out)
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of rfft, as numpy.fft.irfft."""
+    return _inverse_real_nd(a, None if n is None else [n], [axis], norm, out)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Two-dimensional transform of real input, as numpy.fft.rfft2."""
+    return _real_nd(a, s, axes, norm, out)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Inverse of rfft2, as numpy.fft.irfft2."""
+    return _inverse_real_nd(a, s, axes, norm, out)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional transform of real input, as numpy.fft.rfftn."""
+    return _real_nd(a, s, axes, norm, out)
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    """Inverse of rfftn, as numpy.fft.irfftn."""
+    return _inverse_real_nd(a, s, axes, norm, out)

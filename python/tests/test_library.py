@@ -1,0 +1,33 @@
+"""How the package finds libfftx.so, and what it says when it cannot."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE_PARENT = str(Path(__file__).resolve().parents[1])
+
+
+def run_python(code, env_changes):
+    env = dict(os.environ, PYTHONPATH=PACKAGE_PARENT, **env_changes)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+
+
+def test_missing_library_lists_what_was_tried():
+    result = run_python(
+        "import fftx, numpy\nfftx.fft(numpy.ones(4))",
+        {"FFTX_LIBRARY": "/nonexistent/libfftx.so", "LD_LIBRARY_PATH": "/nonexistent"},
+    )
+    assert result.returncode != 0
+    message = result.stderr
+    assert "LibraryNotFoundError" in message
+    assert "FFTX_LIBRARY: /nonexistent/libfftx.so" in message
+    assert "next to the package" in message
+    assert "the system loader" in message
+
+
+def test_library_from_the_environment_is_used():
+    library = os.environ["FFTX_LIBRARY"]
+    result = run_python("import fftx\nprint(fftx.library()._name)", {"FFTX_LIBRARY": library})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == library

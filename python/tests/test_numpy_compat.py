@@ -1,0 +1,192 @@
+"""fftx against numpy.fft: every function, random shapes and dtypes, n/s, axes in any order and negative,
+norms, non-contiguous views, and the dtypes of the results."""
+
+import zlib
+
+import numpy as np
+import pytest
+
+import fftx
+
+RNG = np.random.default_rng(20240611)
+# Each distinct shape compiles kernels once (then they come from the disk cache): sizes come from a small pool.
+SIZES = [1, 2, 3, 4, 5, 6, 8, 12]
+COMPLEX = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn"]
+REAL = ["rfft", "rfft2", "rfftn"]
+INVERSE_REAL = ["irfft", "irfft2", "irfftn"]
+NORMS = [None, "backward", "ortho", "forward"]
+
+
+def tolerance(dtype):
+    return 2e-5 if dtype in (np.float32, np.complex64) else 1e-12
+
+
+def random(shape, dtype):
+    values = RNG.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        values = values + 1j * RNG.standard_normal(shape)
+    return values.astype(dtype)
+
+
+def assert_close(got, want, dtype):
+    assert got.shape == want.shape
+    scale = max(np.abs(want).max(), 1e-30)
+    error = np.abs(got - want).max() / scale
+    assert error < tolerance(dtype), f"relative error {error:.2e}"
+
+
+def expected_dtype(name, dtype):
+    single = np.dtype(dtype) in (np.float32, np.complex64)
+    if name.startswith("irfft"):
+        return np.float32 if single else np.float64
+    return np.complex64 if single else np.complex128
+
+
+def shapes(seed, count=3):
+    """Random shapes of 1 to 3 dimensions, the same for the same seed; the last size is at least 2 (an inverse
+    real transform of one value has no length)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        ndim = int(rng.integers(1, 4))
+        shape = [int(n) for n in rng.choice(SIZES, size=ndim)]
+        shape[-1] = max(shape[-1], 2)
+        yield tuple(shape)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("name", COMPLEX)
+def test_complex_transforms_match_numpy(name, dtype):
+    for shape in shapes(zlib.crc32(name.encode())):
+        if name.endswith("2") and len(shape) < 2:
+            shape = shape + (5,)
+        x = random(shape, dtype)
+        for norm in NORMS:
+            got = getattr(fftx, name)(x, norm=norm)
+            assert got.dtype == expected_dtype(name, dtype)
+            assert_close(got, getattr(np.fft, name)(x.astype(np.complex128), norm=norm), dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("name", REAL)
+def test_real_transforms_match_numpy(name, dtype):
+    for shape in shapes(zlib.crc32(name.encode())):
+        if name.endswith("2") and len(shape) < 2:
+            shape = (3,) + shape
+        x = random(shape, dtype)
+        for norm in NORMS:
+            got = getattr(fftx, name)(x, norm=norm)
+            assert got.dtype == expected_dtype(name, dtype)
+            assert_close(got, getattr(np.fft, name)(x.astype(np.float64), norm=norm), dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", INVERSE_REAL)
+def test_inverse_real_transforms_match_numpy_on_any_input(name, dtype):
+    # Random input is not Hermitian: numpy's definition (complex inverses first, then the real axis, ignoring
+    # the imaginary parts of bin 0 and the Nyquist bin) fixes the answer anyway.
+    for shape in shapes(zlib.crc32(name.encode())):
+        if name.endswith("2") and len(shape) < 2:
+            shape = (4,) + shape
+        x = random(shape, dtype)
+        for norm in NORMS:
+            got = getattr(fftx, name)(x, norm=norm)
+            assert got.dtype == expected_dtype(name, dtype)
+            assert_close(got, getattr(np.fft, name)(x.astype(np.complex128), norm=norm), dtype)
+
+
+def test_lengths_n_and_s_cut_and_pad():
+    x = random((6, 10), np.complex128)
+    for n in (1, 7, 10, 16):
+        assert_close(fftx.fft(x, n=n), np.fft.fft(x, n=n), np.complex128)
+        assert_close(fftx.ifft(x, n=n, axis=0), np.fft.ifft(x, n=n, axis=0), np.complex128)
+        assert_close(fftx.irfft(x, n=n), np.fft.irfft(x, n=n), np.complex128)
+    r = random((6, 10), np.float64)
+    for s in ((4, 4), (8, 13), (6, 9)):
+        assert_close(fftx.fft2(x, s=s), np.fft.fft2(x, s=s), np.complex128)
+        assert_close(fftx.rfft2(r, s=s), np.fft.rfft2(r, s=s), np.float64)
+        assert_close(fftx.irfft2(x, s=s), np.fft.irfft2(x, s=s), np.complex128)
+        assert_close(fftx.rfftn(r, s=s, axes=(1, 0)), np.fft.rfftn(r, s=s, axes=(1, 0)), np.float64)
+
+
+def test_axes_in_any_order_and_negative():
+    x = random((3, 4, 5, 6), np.complex64)
+    r = random((3, 4, 5, 6), np.float32)
+    for axes in ((0,), (-1, 0), (2, 0, 1), (-1, -3, -2, 0), (3, 1)):
+        assert_close(fftx.fftn(x, axes=axes), np.fft.fftn(x, axes=axes), np.complex64)
+        assert_close(fftx.ifftn(x, axes=axes), np.fft.ifftn(x, axes=axes), np.complex64)
+        assert_close(fftx.rfftn(r, axes=axes), np.fft.rfftn(r, axes=axes), np.float32)
+        assert_close(fftx.irfftn(x, axes=axes), np.fft.irfftn(x, axes=axes), np.complex64)
+    # An axis given twice is transformed twice, as numpy does.
+    assert_close(fftx.fftn(x, axes=(1, 1)), np.fft.fftn(x, axes=(1, 1)), np.complex64)
+    for axis in (0, 1, -2, -1):
+        assert_close(fftx.rfft(r, axis=axis), np.fft.rfft(r, axis=axis), np.float32)
+
+
+def test_non_contiguous_views():
+    base = random((10, 16, 12), np.complex128)
+    real = random((10, 16, 12), np.float64)
+    views = [base[::2], base[:, ::3, 1:], base.transpose(2, 0, 1), base[..., ::-1], base.real.T]
+    for view in views:
+        assert_close(fftx.fftn(view), np.fft.fftn(view), np.complex128)
+        assert_close(fftx.ifft(view, axis=1), np.fft.ifft(view, axis=1), np.complex128)
+    for view in (real[1::2, ::-2], real.transpose(1, 2, 0), np.asfortranarray(real)):
+        assert_close(fftx.rfftn(view), np.fft.rfftn(view), np.float64)
+        assert_close(fftx.rfft(view, axis=0), np.fft.rfft(view, axis=0), np.float64)
+
+
+def test_input_is_never_modified():
+    x = random((8, 6), np.complex64)
+    kept = x.copy()
+    fftx.fft2(x)
+    fftx.irfft2(x)
+    assert np.array_equal(x, kept)
+
+
+def test_dtypes_follow_numpy():
+    assert fftx.fft(np.ones(8, np.float16)).dtype == np.complex64
+    assert fftx.fft(np.arange(8)).dtype == np.complex128
+    assert fftx.rfft(np.ones(8, bool)).dtype == np.complex128
+    assert fftx.irfft(np.ones(5, np.complex64)).dtype == np.float32
+    assert_close(fftx.fft(np.arange(8)), np.fft.fft(np.arange(8)), np.float64)
+
+
+def test_large_and_prime_lengths():
+    x = random(2 ** 16, np.complex64)
+    assert_close(fftx.fft(x), np.fft.fft(x.astype(np.complex128)), np.complex64)
+    y = random((3, 101), np.float64)
+    assert_close(fftx.rfft(y), np.fft.rfft(y), np.float64)
+
+
+def test_out_and_empty_arrays():
+    x = random((4, 8), np.complex128)
+    out = np.empty((4, 8), np.complex128)
+    assert fftx.fft(x, out=out) is out
+    assert_close(out, np.fft.fft(x), np.complex128)
+    assert fftx.fft(np.zeros((0, 8), np.complex64)).shape == (0, 8)
+    assert fftx.rfft(np.zeros((3, 0, 8))).shape == (3, 0, 5)
+
+
+def test_bad_arguments_raise_like_numpy():
+    x = random(8, np.complex128)
+    with pytest.raises(ValueError):
+        fftx.fft(x, n=0)
+    with pytest.raises(ValueError):
+        fftx.fft(x, norm="sideways")
+    with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else IndexError):
+        fftx.fft(x, axis=1)
+    with pytest.raises(TypeError):
+        fftx.rfft(x)
+    with pytest.raises(ValueError):
+        fftx.fftn(x, s=(4, 4), axes=(0,))
+
+
+def test_plans_are_cached_per_shape():
+    fftx.plan_cache.clear()
+    x = random((5, 24), np.complex64)
+    fftx.fft(x)
+    fftx.fft(x)
+    fftx.ifft(x)
+    assert len(fftx.plan_cache) == 1
+    fftx.fft(random((5, 25), np.complex64))
+    fftx.fft(x.astype(np.complex128))
+    assert len(fftx.plan_cache) == 3
