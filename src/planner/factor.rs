@@ -49,6 +49,18 @@ pub fn radices(mut n: usize) -> Vec<usize> {
     out
 }
 
+/// The part of `n` made of primes with a butterfly (2, 3, 5, 7, 11, 13).
+pub fn smooth_part(mut n: usize) -> usize {
+    let mut part = 1;
+    for p in PRIMES {
+        while n % p == 0 {
+            n /= p;
+            part *= p;
+        }
+    }
+    part
+}
+
 /// The convolution length for Bluestein's algorithm on `n` points: the smallest 2^a 3^b 5^c 7^d that is at
 /// least 2n - 1 (those radices are the fastest).
 pub fn bluestein_length(n: usize) -> usize {
@@ -126,6 +138,14 @@ mod tests {
         }
         assert_eq!(radices(512), vec![16, 8, 4]);
         assert_eq!(radices(2), vec![2]);
+    }
+
+    #[test]
+    fn smooth_parts() {
+        assert_eq!(smooth_part(17 * 1024), 1024);
+        assert_eq!(smooth_part(4097), 1);
+        assert_eq!(smooth_part(2 * 3 * 17 * 19), 6);
+        assert_eq!(smooth_part(1), 1);
     }
 
     #[test]

@@ -16,11 +16,14 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     let n = job.fft.count;
     let max_rows = leaf::max_leaf(ctx.device, ctx.problem.precision);
     let Some((rows, columns)) = factor::four_step_split(n, max_rows) else {
-        return fail(
-            ErrorKind::NotImplemented,
-            format!("length {n} cannot be split for a four-step"),
-        );
+        return fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step"));
     };
+    plan_split(ctx, job, rows, columns)
+}
+
+/// The four-step with a chosen split (`rows * columns == job.fft.count`).
+pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
+    let n = job.fft.count;
     let scratch = ctx.free_tmp(&[job.src, job.dst]);
     let f = job.fft;
 

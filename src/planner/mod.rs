@@ -256,9 +256,17 @@ impl Ctx<'_> {
 
     /// A leaf for the job if one kernel can take it, otherwise a four-step decomposition.
     fn plan_job(&mut self, job: Job) -> Result<Node> {
-        if !factor::is_smooth(job.fft.count) {
-            bluestein::plan(self, job)
-        } else if job.fft.count <= self.max_leaf() {
+        let n = job.fft.count;
+        if !factor::is_smooth(n) {
+            // A smooth factor runs as the (twiddled) column pass of a four-step; only the rest, as rows
+            // without a twiddle of their own, needs Bluestein.
+            let smooth = factor::smooth_part(n);
+            if smooth > 1 && job.post_twiddle.is_none() {
+                fourstep::plan_split(self, job, n / smooth, smooth)
+            } else {
+                bluestein::plan(self, job)
+            }
+        } else if n <= self.max_leaf() {
             self.leaf(job)
         } else if job.stage != RealStage::None {
             fail(ErrorKind::Bugcheck, "a real stage on a job too long for one kernel")
