@@ -16,6 +16,9 @@
  *   REAL_STAGE                    STAGE_NONE, STAGE_R2C_POST (IN_COUNT = N, OUT_COUNT = N + 1),
  *                                 STAGE_C2R_PRE (IN_COUNT = N + 1), or STAGE_HERM_EXPAND (odd C2R: IN_COUNT = N/2 + 1, the rest
  *                                 by Hermitian symmetry); RT_OFF locates the real-transform roots
+ *   LOAD_MUL, LOAD_OFF            multiply input element n by table entry LOAD_OFF + n (Bluestein's chirp);
+ *                                 with IN_COUNT < N the elements IN_COUNT..N-1 are zero
+ *   STORE_MUL, STORE_OFF          output element k becomes conj(y_k) * table entry STORE_OFF + k
  *   POST_TW                       0, or the four-step twiddle on output element k of a transform with batch
  *                                 coordinates c: w_n^e, e = c[PT_C] * (sum_d m_d c[d] + kmul k) mod n.
  *                                 POST_TW_LANES: e = (c0 + lane) kmul k, with a per-lane factor table.
@@ -128,10 +131,32 @@
     do {                                                                                            \
         xr = fre[LIX(k)];                                                                           \
         xi = fim[LIX(k)];                                                                           \
+        STORE_FACTOR(k, xr, xi);                                                                    \
         POST_TWIDDLE(xr, xi, k);                                                                    \
         xr *= scale;                                                                                \
         xi *= scale * conj_out;                                                                     \
     } while (0)
+#endif
+
+/* Bluestein's elementwise factors, fused into the load and the store. */
+#if LOAD_MUL
+#define LOAD_FACTOR(n, xr, xi)                                                                      \
+    do {                                                                                            \
+        __global const REAL *f_ = tw + 2 * (LOAD_OFF + (n));                                        \
+        CMUL(xr, xi, xr, xi, f_[0], f_[1]);                                                         \
+    } while (0)
+#else
+#define LOAD_FACTOR(n, xr, xi)
+#endif
+#if STORE_MUL
+#define STORE_FACTOR(k, xr, xi)                                                                     \
+    do {                                                                                            \
+        __global const REAL *f_ = tw + 2 * (STORE_OFF + (k));                                       \
+        xi = -xi;                                                                                   \
+        CMUL(xr, xi, xr, xi, f_[0], f_[1]);                                                         \
+    } while (0)
+#else
+#define STORE_FACTOR(k, xr, xi)
 #endif
 
 /* Element n of every lane, one scalar per lane. */
@@ -139,8 +164,10 @@
     do {                                                                                            \
         REAL xr_[VW], xi_[VW];                                                                      \
         UNROLL for (int l_ = 0; l_ < VW; l_++) IN_AT(ib[l_] + (IDX)(n) * in_stride, xr_[l_], xi_[l_]); \
-        dre = VLOADV(xr_);                                                                          \
-        dim = VLOADV(xi_) * conj_in;                                                              \
+        V gr_ = VLOADV(xr_), gi_ = VLOADV(xi_) * conj_in;                                           \
+        LOAD_FACTOR(n, gr_, gi_);                                                                   \
+        dre = gr_;                                                                                  \
+        dim = gi_;                                                                                  \
     } while (0)
 
 #define SCATTER_OUT(k, xr, xi)                                                                      \
@@ -233,8 +260,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         TRANSPOSE(xr);
         TRANSPOSE_IN_IM(xi);
         UNROLL for (int q = 0; q < VW; q++) {
-            lre_in[LIX(n0 + q)] = xr[q];
-            lim_in[LIX(n0 + q)] = xi[q] * conj_in;
+            V yr = xr[q], yi = xi[q] * conj_in;
+            LOAD_FACTOR(n0 + q, yr, yi);
+            lre_in[LIX(n0 + q)] = yr;
+            lim_in[LIX(n0 + q)] = yi;
         }
     }
     for (int n = (IN_COUNT / VW) * VW + lid; n < IN_COUNT; n += P)
@@ -244,8 +273,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         if (lanes_adjacent) {
             V xr, xi;
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
+            xi *= conj_in;
+            LOAD_FACTOR(n, xr, xi);
             lre_in[LIX(n)] = xr;
-            lim_in[LIX(n)] = xi * conj_in;
+            lim_in[LIX(n)] = xi;
         } else {
             GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
         }
@@ -253,6 +284,12 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #else
     for (int n = lid; n < IN_COUNT; n += P)
         GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
+#endif
+#if REAL_STAGE == STAGE_NONE && IN_COUNT < N
+    for (int n = IN_COUNT + lid; n < N; n += P) {
+        lre_in[LIX(n)] = (V)(0);
+        lim_in[LIX(n)] = (V)(0);
+    }
 #endif
     SLOT_BARRIER();
 

@@ -5,6 +5,46 @@ use super::twiddle::unit_root;
 use super::{Defines, KernelSource, Precision, Reach, ACCESS_CL, BLUESTEIN_CL, COMMON_CL, LAYOUT_CL};
 use num_complex::Complex64;
 
+/// An elementwise factor a Stockham leaf applies on load (a multiply) or on store (conjugate, then
+/// multiply): Bluestein fused into the FFTs of its convolution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Factor {
+    /// c_j = w_n^(j^2/2) for j < len.
+    Chirp { n: usize, len: usize },
+    /// conj(FFT_m(b) / m) for the chirp b of length n padded to m.
+    ChirpSpectrum { n: usize, m: usize },
+}
+
+impl Factor {
+    pub fn len(&self) -> usize {
+        match *self {
+            Factor::Chirp { len, .. } => len,
+            Factor::ChirpSpectrum { m, .. } => m,
+        }
+    }
+
+    pub fn table(&self) -> Vec<(f64, f64)> {
+        match *self {
+            Factor::Chirp { n, len } => (0..len).map(|j| chirp(j, n)).collect(),
+            Factor::ChirpSpectrum { n, m } => chirp_spectrum(n, m),
+        }
+    }
+}
+
+/// conj(FFT_m(b) / m) where b_j = conj(c_j) for |j| < n (indices mod m), zero elsewhere; in double.
+fn chirp_spectrum(n: usize, m: usize) -> Vec<(f64, f64)> {
+    let mut b = vec![Complex64::new(0.0, 0.0); m];
+    for j in 0..n {
+        let (re, im) = chirp(j, n);
+        b[j] = Complex64::new(re, -im);
+        if j > 0 {
+            b[m - j] = b[j];
+        }
+    }
+    rustfft::FftPlanner::<f64>::new().plan_fft_forward(m).process(&mut b);
+    b.iter().map(|v| (v.re / m as f64, -v.im / m as f64)).collect()
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChirpOp {
     /// x_m c_m for m < n, zero up to the convolution length.
@@ -112,20 +152,8 @@ impl ChirpKernel {
     /// The chirp c_0..c_n-1, or conj(FFT_m(b) / m) for the pointwise product, computed in double.
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
         match self.op {
-            ChirpOp::In | ChirpOp::Out => (0..self.n).map(|j| chirp(j, self.n)).collect(),
-            ChirpOp::Pointwise => {
-                let (n, m) = (self.n, self.m);
-                let mut b = vec![Complex64::new(0.0, 0.0); m];
-                for j in 0..n {
-                    let (re, im) = chirp(j, n);
-                    b[j] = Complex64::new(re, -im);
-                    if j > 0 {
-                        b[m - j] = b[j];
-                    }
-                }
-                rustfft::FftPlanner::<f64>::new().plan_fft_forward(m).process(&mut b);
-                b.iter().map(|v| (v.re / m as f64, -v.im / m as f64)).collect()
-            }
+            ChirpOp::In | ChirpOp::Out => Factor::Chirp { n: self.n, len: self.n }.table(),
+            ChirpOp::Pointwise => Factor::ChirpSpectrum { n: self.n, m: self.m }.table(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
+use super::bluestein::Factor;
 use super::twiddle::{stockham_offsets, stockham_table, unit_root};
 use super::{
     Defines, KernelSource, Precision, Reach, ACCESS_CL, BUTTERFLIES_CL, COMMON_CL, LANES_CL, LAYOUT_CL, REAL_CL,
@@ -80,6 +81,9 @@ pub struct StockhamKernel {
     /// Elements read from each input transform and written to each output transform.
     pub in_count: usize,
     pub out_count: usize,
+    /// Elementwise factors applied on load and (after conjugating) on store.
+    pub load_factor: Option<Factor>,
+    pub store_factor: Option<Factor>,
     /// Four-step twiddle applied to each output element.
     pub post_twiddle: Option<PostTwiddle>,
     /// Offsets may exceed 2^32 elements.
@@ -175,6 +179,10 @@ impl StockhamKernel {
                     RealStage::HermExpand => 3,
                 },
             )
+            .flag("LOAD_MUL", self.load_factor.is_some())
+            .flag("STORE_MUL", self.store_factor.is_some())
+            .set("LOAD_OFF", self.factor_offsets().0)
+            .set("STORE_OFF", self.factor_offsets().1)
             .set("POST_TW", self.post_twiddle_mode())
             .set("PT_OFF", stockham_table_len(&self.radices))
             .set("RT_OFF", stockham_table_len(&self.radices));
@@ -218,10 +226,24 @@ impl StockhamKernel {
         }
     }
 
-    /// The table the kernel reads: pass twiddles, then for a four-step the low and high tables of w_n^e
-    /// and, in the lane form, w_n^(l kmul k) for every k and lane (real parts, then imaginary parts).
+    /// The table the kernel reads: pass twiddles; then the real-transform roots or, for a four-step, the low
+    /// and high tables of w_n^e and, in the lane form, w_n^(l kmul k) for every k and lane (real parts,
+    /// then imaginary parts); then the load and store factors.
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
         let mut table = stockham_table(&self.radices);
+        table.extend(self.stage_table());
+        if let Some(f) = self.load_factor {
+            table.extend(f.table());
+        }
+        if let Some(f) = self.store_factor {
+            table.extend(f.table());
+        }
+        table
+    }
+
+    /// The entries between the pass twiddles and the factors.
+    fn stage_table(&self) -> Vec<(f64, f64)> {
+        let mut table = Vec::new();
         if matches!(self.real_stage, RealStage::R2cPost | RealStage::C2rPre) {
             // The pre/post-process roots w_2n^k, k = 0..n; a real stage never comes with a four-step twiddle.
             table.extend((0..=self.n as u64).map(|k| unit_root(k, 2 * self.n as u64)));
@@ -243,6 +265,22 @@ impl StockhamKernel {
             }
         }
         table
+    }
+
+    /// Table offsets of the load and store factors.
+    fn factor_offsets(&self) -> (usize, usize) {
+        let load = stockham_table_len(&self.radices) + self.stage_table_len();
+        let store = load + self.load_factor.map_or(0, |f| f.len());
+        (load, store)
+    }
+
+    fn stage_table_len(&self) -> usize {
+        let roots = if matches!(self.real_stage, RealStage::R2cPost | RealStage::C2rPre) { self.n + 1 } else { 0 };
+        let post = self.post_twiddle.as_ref().map_or(0, |pt| {
+            let (_, lo, hi) = split_table_shape(pt.modulus);
+            lo + hi + if self.post_twiddle_mode() == POST_TW_LANES { self.n * self.lanes } else { 0 }
+        });
+        roots + post
     }
 }
 
@@ -346,6 +384,8 @@ mod tests {
             real_stage: RealStage::None,
             in_count: n,
             out_count: n,
+            load_factor: None,
+            store_factor: None,
             post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
         }

@@ -61,22 +61,36 @@ pub fn smooth_part(mut n: usize) -> usize {
     part
 }
 
-/// The convolution length for Bluestein's algorithm on `n` points: the smallest 2^a 3^b 5^c 7^d that is at
-/// least 2n - 1 (those radices are the fastest).
+/// The convolution length for Bluestein's algorithm on `n` points: the cheapest 2^a 3^b 5^c 7^d that is at
+/// least 2n - 1, weighing each length by its size times an effective log2 in which odd radices cost more
+/// per level than radix 2 (their butterflies need more arithmetic per point).
 pub fn bluestein_length(n: usize) -> usize {
     let target = (2 * n).saturating_sub(1).max(1);
+    let cost = |m: usize| {
+        let mut rest = m;
+        let mut levels = 0.0;
+        for (p, weight) in [(2usize, 1.0f64), (3, 1.25), (5, 1.4), (7, 1.6)] {
+            while rest % p == 0 {
+                rest /= p;
+                levels += weight * (p as f64).log2();
+            }
+        }
+        m as f64 * levels.max(1.0)
+    };
     let mut best = target.next_power_of_two();
     let mut p7 = 1;
-    while p7 < best {
+    while p7 < 2 * target {
         let mut p5 = p7;
-        while p5 < best {
+        while p5 < 2 * target {
             let mut p3 = p5;
-            while p3 < best {
+            while p3 < 2 * target {
                 let mut m = p3;
                 while m < target {
                     m *= 2;
                 }
-                best = best.min(m);
+                if cost(m) < cost(best) {
+                    best = m;
+                }
                 p3 *= 3;
             }
             p5 *= 5;
@@ -150,7 +164,8 @@ mod tests {
 
     #[test]
     fn bluestein_lengths_are_smooth_and_just_long_enough() {
-        assert_eq!(bluestein_length(17), 35);
+        assert_eq!(bluestein_length(17), 36);
+        assert_eq!(bluestein_length(4097), 9216);
         assert_eq!(bluestein_length(1), 1);
         assert_eq!(bluestein_length(2), 3);
         for n in [17, 149, 4097, 65537, 1_000_003] {

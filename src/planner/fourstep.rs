@@ -29,12 +29,7 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 
     let mut col_batch = vec![LogicalDim { count: rows, ..f }];
     col_batch.extend(job.batch.iter().copied());
-    let columns_fft = LogicalDim {
-        count: columns,
-        axis: f.axis,
-        in_mul: f.in_mul * rows,
-        out_mul: f.out_mul * rows,
-    };
+    let columns_fft = LogicalDim { count: columns, in_mul: f.in_mul * rows, out_mul: f.out_mul * rows, ..f };
     let columns_job = Job {
         post_twiddle: Some(PostTwiddle {
             modulus: n,
@@ -46,17 +41,11 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
         ..Job::complex(columns_fft, col_batch, job.src, scratch)
     };
 
-    // Scratch is addressed like the destination, so pass 2 reads every dimension with output multipliers.
-    let mut row_batch = vec![LogicalDim {
-        count: columns,
-        axis: f.axis,
-        in_mul: f.out_mul * rows,
-        out_mul: f.out_mul,
-    }];
-    row_batch.extend(job.batch.iter().map(|d| LogicalDim {
-        in_mul: d.out_mul,
-        ..*d
-    }));
+    // Scratch is addressed like the destination, so pass 2 reads every dimension with output axes and
+    // multipliers.
+    let mut row_batch =
+        vec![LogicalDim { count: columns, in_axis: f.out_axis, in_mul: f.out_mul * rows, out_mul: f.out_mul, ..f }];
+    row_batch.extend(job.batch.iter().map(|d| LogicalDim { in_axis: d.out_axis, in_mul: d.out_mul, ..*d }));
     // Outer twiddle: e = c[C] (sum m_d c[d] + kmul k_job) with k_job = k2 + columns k1 and k2 the new
     // dimension 0, so every old dimension shifts up by one.
     let post_twiddle = job.post_twiddle.map(|pt| {
@@ -69,12 +58,8 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
             base_muls,
         }
     });
-    let rows_fft = LogicalDim {
-        count: rows,
-        axis: f.axis,
-        in_mul: f.out_mul,
-        out_mul: f.out_mul * columns,
-    };
+    let rows_fft =
+        LogicalDim { count: rows, in_axis: f.out_axis, in_mul: f.out_mul, out_mul: f.out_mul * columns, ..f };
     let rows_job = Job {
         post_twiddle,
         out_side: job.out_side,

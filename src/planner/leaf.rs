@@ -63,6 +63,18 @@ fn natural_max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
     }
 }
 
+/// True when one kernel can hold an `n`-point transform: on CPUs with at least two lanes per work-item, on
+/// GPUs within `max_leaf`. Longer than `max_leaf` is slower than a four-step for plain transforms, but
+/// still far better than the extra passes over memory a split would cost where work is fused into the
+/// load and store (Bluestein).
+pub fn fits_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
+    if is_cpu(device) && tune().max_leaf.is_none() {
+        StockhamKernel::local_bytes(n, 2, 1, Some(5), precision) <= device.local_mem_bytes as usize
+    } else {
+        n <= max_leaf(device, precision)
+    }
+}
+
 /// The shape of a leaf of length `n` carrying `transforms` transforms.
 pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo, precision: Precision) -> LeafShape {
     let local = device.local_mem_bytes as usize;

@@ -14,6 +14,7 @@ mod multidim;
 mod real;
 pub mod tree;
 
+use crate::codegen::bluestein::Factor;
 use crate::codegen::edge::{EdgeKernel, EdgeOp};
 use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
 use crate::codegen::{KernelSpec, Precision};
@@ -168,14 +169,22 @@ enum Axis {
     Raw,
 }
 
-/// `count` positions along `axis`, `in_mul` (`out_mul`) times that axis's stride apart in the source
-/// (destination) buffer.
+/// `count` positions along `in_axis` of the source and `out_axis` of the destination, `in_mul` (`out_mul`)
+/// times that axis's stride apart in each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct LogicalDim {
     count: usize,
-    axis: Axis,
+    in_axis: Axis,
+    out_axis: Axis,
     in_mul: usize,
     out_mul: usize,
+}
+
+impl LogicalDim {
+    /// A dimension along the same axis on both sides.
+    fn along(axis: Axis, count: usize, in_mul: usize, out_mul: usize) -> LogicalDim {
+        LogicalDim { count, in_axis: axis, out_axis: axis, in_mul, out_mul }
+    }
 }
 
 /// What a job's elements are on one side. Pairs are counted in pairs: every stride along axis 0 doubles.
@@ -200,6 +209,9 @@ struct Job {
     /// Elements read per input transform and written per output transform.
     in_count: usize,
     out_count: usize,
+    /// Elementwise factors on load and store (Bluestein fused into its FFTs); only for leaves.
+    load_factor: Option<Factor>,
+    store_factor: Option<Factor>,
 }
 
 impl Job {
@@ -216,6 +228,8 @@ impl Job {
             stage: RealStage::None,
             in_count: fft.count,
             out_count: fft.count,
+            load_factor: None,
+            store_factor: None,
         }
     }
 }
@@ -297,11 +311,11 @@ impl Ctx<'_> {
 
     /// Physical input and output strides of a job.
     fn resolve_job(&self, job: &Job) -> (Resolved, Resolved) {
-        let ins: Vec<_> = job.batch.iter().map(|d| (d.axis, d.in_mul)).collect();
-        let outs: Vec<_> = job.batch.iter().map(|d| (d.axis, d.out_mul)).collect();
+        let ins: Vec<_> = job.batch.iter().map(|d| (d.in_axis, d.in_mul)).collect();
+        let outs: Vec<_> = job.batch.iter().map(|d| (d.out_axis, d.out_mul)).collect();
         (
-            self.resolve(job.src, job.in_side, (job.fft.axis, job.fft.in_mul), &ins),
-            self.resolve(job.dst, job.out_side, (job.fft.axis, job.fft.out_mul), &outs),
+            self.resolve(job.src, job.in_side, (job.fft.in_axis, job.fft.in_mul), &ins),
+            self.resolve(job.dst, job.out_side, (job.fft.out_axis, job.fft.out_mul), &outs),
         )
     }
 
@@ -364,6 +378,8 @@ impl Ctx<'_> {
             real_stage: job.stage,
             in_count: job.in_count,
             out_count: job.out_count,
+            load_factor: job.load_factor,
+            store_factor: job.store_factor,
             post_twiddle: job.post_twiddle,
         };
         let summary = describe(&kernel, job.src, job.dst);
@@ -415,7 +431,10 @@ fn merge_dims(dims: &[LogicalDim]) -> Vec<LogicalDim> {
     let mut out: Vec<LogicalDim> = Vec::new();
     for d in dims.iter().filter(|d| d.count > 1) {
         if let Some(last) = out.last_mut() {
-            if last.axis == d.axis && d.in_mul == last.in_mul * last.count && d.out_mul == last.out_mul * last.count {
+            if (last.in_axis, last.out_axis) == (d.in_axis, d.out_axis)
+                && d.in_mul == last.in_mul * last.count
+                && d.out_mul == last.out_mul * last.count
+            {
                 last.count *= d.count;
                 continue;
             }

@@ -27,7 +27,7 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
             _ => BufRef::Output,
         };
         let n = problem.lengths[axis];
-        let fft = LogicalDim { count: n, axis: Axis::Dim(axis), in_mul: 1, out_mul: 1 };
+        let fft = LogicalDim::along(Axis::Dim(axis), n, 1, 1);
         children.push(ctx.plan_job(Job::complex(fft, batch_dims(ctx, axis, current), current, dst))?);
         current = dst;
     }
@@ -49,10 +49,10 @@ fn batch_dims(ctx: &Ctx, axis: usize, src: BufRef) -> Vec<LogicalDim> {
     let layout = problem.layout(src);
     let mut batch: Vec<LogicalDim> = (0..lengths.len())
         .filter(|&b| b != axis)
-        .map(|b| LogicalDim { count: lengths[b], axis: Axis::Dim(b), in_mul: 1, out_mul: 1 })
-        .chain([LogicalDim { count: problem.batch, axis: Axis::Batch, in_mul: 1, out_mul: 1 }])
+        .map(|b| LogicalDim::along(Axis::Dim(b), lengths[b], 1, 1))
+        .chain([LogicalDim::along(Axis::Batch, problem.batch, 1, 1)])
         .filter(|d| d.count > 1)
         .collect();
-    batch.sort_by_key(|d| layout.stride(d.axis));
+    batch.sort_by_key(|d| layout.stride(d.in_axis));
     batch
 }

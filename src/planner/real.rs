@@ -11,7 +11,7 @@ use crate::codegen::stockham::RealStage;
 use crate::error::Result;
 
 fn axis0(count: usize) -> LogicalDim {
-    LogicalDim { count, axis: Axis::Dim(0), in_mul: 1, out_mul: 1 }
+    LogicalDim::along(Axis::Dim(0), count, 1, 1)
 }
 
 fn job(count: usize, batch: &[LogicalDim], src: BufRef, dst: BufRef, sides: (Side, Side)) -> Job {
