@@ -8,14 +8,6 @@ fn assert_accurate(case: Case, tol: f64) {
     assert!(rmse <= tol, "rmse {rmse:.3e} > {tol:.0e} for {case:?}");
 }
 
-/// The accuracy the issue asks of Bluestein: 5e-7 single, 2e-15 double (up to 2^20 points).
-fn bluestein_tolerance(p: Prec) -> f64 {
-    match p {
-        Prec::Single => 5e-7,
-        Prec::Double => 2e-15,
-    }
-}
-
 #[test]
 fn primes_up_to_a_thousand() {
     for p in [Prec::Single, Prec::Double] {

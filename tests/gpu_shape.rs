@@ -26,3 +26,27 @@ fn gpu_shaped_kernels_and_deep_four_step() {
         }
     }
 }
+
+#[test]
+fn gpu_shaped_real_and_bluestein() {
+    force_gpu_shapes();
+    for p in [Prec::Single, Prec::Double] {
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            // Fused real stages, and (256 > max_leaf) the edge passes around a four-step.
+            for case in [
+                RealCase::new(&[48], dir).batch(3).precision(p),
+                RealCase::new(&[45], dir).precision(p),
+                RealCase::new(&[256], dir).precision(p).in_place(),
+                RealCase::new(&[10, 12], dir).precision(p).planar(),
+            ] {
+                let rmse = case.run();
+                assert!(rmse <= tolerance(p), "rmse {rmse:.3e} for {case:?}");
+            }
+        }
+        // Bluestein fused (m = 36 <= 64) and as separate passes (m = 288).
+        for case in [Case::new(&[17]).batch(5).precision(p), Case::new(&[131]).precision(p).backward()] {
+            let rmse = case.run();
+            assert!(rmse <= bluestein_tolerance(p), "rmse {rmse:.3e} for {case:?}");
+        }
+    }
+}

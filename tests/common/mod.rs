@@ -366,6 +366,14 @@ pub fn reference_fft(x: &[Complex64], lengths: &[usize], dir: Dir) -> Vec<Comple
     data
 }
 
+/// The accuracy asked of Bluestein (lengths with a prime factor above 13): 5e-7 single, 2e-15 double.
+pub fn bluestein_tolerance(p: Prec) -> f64 {
+    match p {
+        Prec::Single => 5e-7,
+        Prec::Double => 2e-15,
+    }
+}
+
 /// Tolerance on the normalized RMSE for a precision.
 pub fn tolerance(p: Prec) -> f64 {
     match p {
