@@ -8,7 +8,8 @@
  *
  * Compile-time defines fix the shape of the code:
  *   N, NPASS, PR_q, PL_q, PO_q    complex transform length and pass plan (q = 1..NPASS)
- *   P, T, LPAD                    work-items per slot, slots per work-group, local padding (one vector
+ *   P, T, SPW, LPAD               work-items per slot, slots per work-group, slots per work-item (run one
+ *                                 after another), local padding (one vector
  *                                 every 2^LPAD breaks the cache-set conflicts of power-of-two strides)
  *   NBATCH                        batch dimensions
  *   IN_KIND, IN_PLANAR, IN_MODE, IN_COUNT     the input side (access.cl) and how many elements it holds
@@ -112,6 +113,10 @@
 #define POST_TWIDDLE(xr, xi, k)
 #endif
 
+#if SPW > 1 && P > 1
+#error "slots run one after another only without barriers (P = 1)"
+#endif
+
 #if POST_TW && OUT_MODE == MODE_ROWS && P > 1
 #error "the four-step twiddle visits output elements in order; ROWS stores with P > 1 do not"
 #endif
@@ -203,11 +208,15 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
     const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
     const IDX batch = (IDX)params[P_BATCH];
-    const IDX t0 = (IDX)get_global_id(1) * VW;
 
     __local V lre[2][T][LN], lim[2][T][LN];
     __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = lre[1][sl], *bim = lim[1][sl];
 
+    /* Each work-item runs SPW consecutive slots: a small slot costs less than the per-item overhead. */
+    for (int slot = 0; slot < SPW; slot++) {
+    const IDX t0 = ((IDX)get_global_id(1) * SPW + slot) * VW;
+    if (SPW > 1 && t0 >= batch)
+        break;
     /* Lanes past the batch repeat the last transform and never store. */
     IDX coord[NBATCH > 0 ? NBATCH : 1];
     IDX ib[VW], ob[VW];
@@ -395,4 +404,5 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         SCATTER_OUT(k, xr, xi);
     }
 #endif
+    }
 }

@@ -67,6 +67,8 @@ pub struct StockhamKernel {
     pub items_per_slot: usize,
     /// Slots per work-group (T).
     pub slots_per_group: usize,
+    /// Slots each work-item runs one after another (SPW); more than one only with one item per slot.
+    pub slots_per_item: usize,
     /// One local padding vector every 2^pad_shift vectors, against cache-set conflicts.
     pub pad_shift: Option<u32>,
     pub in_stride: usize,
@@ -113,7 +115,7 @@ impl StockhamKernel {
 
     /// Global and local work sizes: x spans the work-items of a slot, y the slots.
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
-        let slots = self.transforms().div_ceil(self.lanes);
+        let slots = self.transforms().div_ceil(self.lanes).div_ceil(self.slots_per_item);
         let t = self.slots_per_group;
         ([self.items_per_slot, slots.div_ceil(t) * t], [self.items_per_slot, t])
     }
@@ -160,6 +162,7 @@ impl StockhamKernel {
             .set("NPASS", self.radices.len())
             .set("P", self.items_per_slot)
             .set("T", self.slots_per_group)
+            .set("SPW", self.slots_per_item)
             .set("LPAD", self.pad_shift.unwrap_or(NO_PAD))
             .set("NBATCH", self.batch.len())
             .flag("IN_PLANAR", self.in_planar)
@@ -373,6 +376,7 @@ mod tests {
             lanes: 8,
             items_per_slot: 1,
             slots_per_group: 1,
+            slots_per_item: 1,
             pad_shift: None,
             in_stride: 1,
             out_stride: 1,

@@ -13,12 +13,17 @@ pub struct LeafShape {
     pub lanes: usize,
     pub items_per_slot: usize,
     pub slots_per_group: usize,
+    pub slots_per_item: usize,
     pub pad_shift: Option<u32>,
 }
 
 const CPU_LANES: usize = 8;
 const CPU_MAX_LEAF: usize = 4096;
 const GPU_GROUP_TARGET: usize = 64;
+/// Points a CPU work-item should handle before its fixed costs stop mattering.
+const CPU_POINTS_PER_ITEM: usize = 8192;
+/// Work-items per compute unit a CPU launch keeps at least, so the threads stay balanced.
+const CPU_ITEMS_PER_UNIT: usize = 8;
 
 /// Planner overrides from `FFTX_TUNE`, a `;`-separated list: `profile=cpu|gpu` plans for that kind of
 /// device whatever the device is (so the GPU code path can be exercised on a CPU), `max_leaf=N` caps the
@@ -84,7 +89,12 @@ pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo
         while lanes > 1 && StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local {
             lanes /= 2;
         }
-        LeafShape { lanes, items_per_slot: 1, slots_per_group: 1, pad_shift }
+        let slots = transforms.div_ceil(lanes);
+        let mut slots_per_item = (CPU_POINTS_PER_ITEM / (n * lanes)).max(1);
+        while slots_per_item > 1 && slots.div_ceil(slots_per_item) < CPU_ITEMS_PER_UNIT * device.compute_units as usize {
+            slots_per_item /= 2;
+        }
+        LeafShape { lanes, items_per_slot: 1, slots_per_group: 1, slots_per_item, pad_shift }
     } else {
         let largest = radices.iter().copied().max().unwrap_or(1);
         let items = (n / largest).clamp(1, device.max_work_group_size.min(256));
@@ -95,6 +105,6 @@ pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo
         {
             slots /= 2;
         }
-        LeafShape { lanes: 1, items_per_slot: items, slots_per_group: slots, pad_shift: None }
+        LeafShape { lanes: 1, items_per_slot: items, slots_per_group: slots, slots_per_item: 1, pad_shift: None }
     }
 }

@@ -366,6 +366,7 @@ impl Ctx<'_> {
             lanes: shape.lanes,
             items_per_slot: shape.items_per_slot,
             slots_per_group: shape.slots_per_group,
+            slots_per_item: shape.slots_per_item,
             pad_shift: shape.pad_shift,
             in_stride: input.fft,
             out_stride: output.fft,
@@ -448,12 +449,13 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let radices: Vec<String> = k.radices.iter().map(|r| r.to_string()).collect();
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={} radices={} lanes={} items={} slots={} stride {}/{} batch [{}] {:?}->{:?}{}{}",
+        "n={} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
         k.items_per_slot,
         k.slots_per_group,
+        k.slots_per_item,
         k.in_stride,
         k.out_stride,
         batch.join(", "),
