@@ -5,7 +5,7 @@
 use super::{guard, non_null};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::plan::{library, registry, Direction, Layout, Plan, Settings};
+use crate::plan::{check_lengths, library, registry, Direction, Layout, Plan, Settings};
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Context, Queue};
 use ocl::core::ffi::{cl_command_queue, cl_context, cl_event, cl_float, cl_mem, cl_uint, cl_ulong};
@@ -117,13 +117,6 @@ unsafe fn write_array(ptr: *mut usize, dim: clfftDim, values: &[usize], what: &s
         return fail(ErrorKind::OpenCl(CLFFT_INVALID_ARG_INDEX), format!("the plan holds {} {what}", values.len()));
     }
     std::slice::from_raw_parts_mut(ptr, n).copy_from_slice(&values[..n]);
-    Ok(())
-}
-
-fn check_lengths(lengths: &[usize]) -> Result<()> {
-    if lengths.contains(&0) {
-        return fail(ErrorKind::InvalidArgValue, "a length is zero");
-    }
     Ok(())
 }
 

@@ -142,6 +142,17 @@ impl Shape {
                     return fail(ErrorKind::InvalidSize, format!("the {side} layout overflows the address space"));
                 }
             }
+            let (strides, lengths): (Vec<usize>, Vec<usize>) =
+                (output.strides(), out_logical.iter().rev().copied().collect());
+            if !super::disjoint(&lengths, &strides, output.dist, self.batch) {
+                return fail(
+                    ErrorKind::InvalidArgValue,
+                    format!(
+                        "onembed {:?}, ostride {} and odist {} place two results at one position",
+                        output.dims, output.stride, output.dist
+                    ),
+                );
+            }
         }
         Ok(())
     }
@@ -315,14 +326,21 @@ impl CuPlan {
         let device = device_info(queue.device()?)?;
         let mut plan = Plan::new(shape.settings(context.clone(), false));
         // A shape too large for the device still streams from host memory; only the device path needs a bake.
-        let baked = plan.bake(&queue);
-        if let Err(e) = baked {
-            if !(shape.streams() && matches!(e.kind, ErrorKind::OutOfResources | ErrorKind::MemObjectAllocationFailure))
-            {
-                return Err(e);
+        match plan.bake(&queue) {
+            Ok(_) => self.variants[0] = Some(plan),
+            Err(e) => {
+                let too_large = matches!(
+                    e.kind,
+                    ErrorKind::OutOfResources | ErrorKind::MemObjectAllocationFailure | ErrorKind::InvalidBufferSize
+                );
+                match (too_large, shape.streams()) {
+                    (true, true) => {}
+                    (true, false) if e.kind == ErrorKind::InvalidBufferSize => {
+                        return fail(ErrorKind::InvalidSize, e.message)
+                    }
+                    _ => return Err(e),
+                }
             }
-        } else {
-            self.variants[0] = Some(plan);
         }
         let work = shape.work_bytes(&context, &device);
         self.shape = Some(shape);
@@ -400,6 +418,12 @@ impl CuPlan {
         let queue = self.queue()?;
         let auto_allocation = self.auto_allocation;
         let work_area = self.work_area.clone();
+        if let Some(output) = &output {
+            let same = output.buffer.raw() == input.buffer.raw();
+            if same && input.offset < output.offset + out_bytes && output.offset < input.offset + in_bytes {
+                return fail(ErrorKind::InvalidArgValue, "the input and output overlap without being the same pointer");
+            }
+        }
         let input = Bound::new(&queue, input, if in_place { in_bytes.max(out_bytes) } else { in_bytes }, "input")?;
         let output = match output {
             Some(region) => Some(Bound::new(&queue, region, out_bytes, "output")?),

@@ -56,11 +56,13 @@ impl Baked {
             return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
         }
         let device = device_info(queue.device()?)?;
-        if settings.precision == Precision::Double && !device.fp64 {
-            return fail(ErrorKind::DeviceNoDouble, format!("{} has no double precision", device.name));
-        }
+        check_precision(settings.precision, &device)?;
         let problem: Problem = settings.problem()?;
+        let in_bytes = plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C);
+        let out_bytes = plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R);
+        check_allocatable(&device, in_bytes.max(out_bytes), "its data")?;
         let exec = planner::plan(&problem, &device)?;
+        check_allocatable(&device, exec.tmp_elements() * settings.precision.complex_bytes(), "its scratch buffer")?;
         crate::log!(
             Topic::Plan,
             "plan for {:?} batch {} on {}:\n{}",
@@ -97,8 +99,8 @@ impl Baked {
             device: device.id,
             context,
             precision,
-            in_bytes: plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C),
-            out_bytes: plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R),
+            in_bytes,
+            out_bytes,
             in_planar: problem.input.planar,
             out_planar: problem.output.planar,
             in_place: problem.in_place,
@@ -136,13 +138,19 @@ impl Baked {
         output: &[RawMem],
         tmp: Option<RawMem>,
     ) -> Result<Event> {
+        if queue.context()? != self.context.raw() {
+            return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
+        }
         if queue.device()? as usize != self.device {
             return fail(ErrorKind::DeviceMismatch, "the queue's device is not the device the plan was baked for");
         }
         let output = if self.in_place { input } else { output };
         let (inputs, in_size) = self.planes(input, self.in_planar, self.in_bytes, "input")?;
         let (outputs, out_size) = self.planes(output, self.out_planar, self.out_bytes, "output")?;
+        let callers_tmp = tmp.filter(|m| !m.is_null() && self.tmp_bytes > 0);
         let (tmp, tmp_size) = self.scratch(tmp)?;
+        self.check_disjoint(inputs, outputs, callers_tmp)?;
+        let tmp = tmp.unwrap_or(std::ptr::null_mut());
         let size = |b: BufRef| match b {
             BufRef::Input => in_size,
             BufRef::Output => out_size,
@@ -228,6 +236,9 @@ impl Baked {
         for &mem in &given[..needed] {
             let size = Buffer::size_of_raw(mem)
                 .map_err(|e| crate::error::Error::new(ErrorKind::InvalidMemObject, format!("{what} buffer: {e}")))?;
+            if Buffer::context_of_raw(mem)? != self.context.raw() {
+                return fail(ErrorKind::InvalidContext, format!("the {what} buffer belongs to another context"));
+            }
             if size < bytes {
                 return fail(
                     ErrorKind::InvalidBufferSize,
@@ -239,11 +250,11 @@ impl Baked {
         Ok((if planar { [given[0], given[1]] } else { [given[0], given[0]] }, smallest))
     }
 
-    /// The scratch buffer and its size: the caller's if given (and large enough), otherwise the plan's own,
-    /// allocated once.
-    fn scratch(&mut self, given: Option<RawMem>) -> Result<(RawMem, usize)> {
+    /// The scratch buffer and its size: none when the plan needs none, the caller's if given (and large
+    /// enough), otherwise the plan's own, allocated once.
+    fn scratch(&mut self, given: Option<RawMem>) -> Result<(Option<RawMem>, usize)> {
         if self.tmp_bytes == 0 {
-            return Ok((std::ptr::null_mut(), 0));
+            return Ok((None, 0));
         }
         if let Some(mem) = given.filter(|m| !m.is_null()) {
             let size = Buffer::size_of_raw(mem)?;
@@ -253,13 +264,77 @@ impl Baked {
                     format!("the temporary buffer holds {size} bytes; the plan needs {}", self.tmp_bytes),
                 );
             }
-            return Ok((mem, size));
+            if Buffer::context_of_raw(mem)? != self.context.raw() {
+                return fail(ErrorKind::InvalidContext, "the temporary buffer belongs to another context");
+            }
+            return Ok((Some(mem), size));
         }
-        if self.own_tmp.is_none() {
-            self.own_tmp = Some(Buffer::create(&self.context, self.tmp_bytes)?);
-        }
-        Ok((self.own_tmp.as_ref().map(|b| b.raw()).unwrap_or(std::ptr::null_mut()), self.tmp_bytes))
+        let own = match &self.own_tmp {
+            Some(b) => b.raw(),
+            None => self.own_tmp.insert(Buffer::create(&self.context, self.tmp_bytes)?).raw(),
+        };
+        Ok((Some(own), self.tmp_bytes))
     }
+
+    /// Refuses buffers whose reaches overlap where the transform would write one while reading or writing
+    /// another: output planes against each other and against the input (out of place), the two planes of a
+    /// planar buffer in place, and a caller's scratch buffer against everything.
+    fn check_disjoint(&self, inputs: [RawMem; 2], outputs: [RawMem; 2], tmp: Option<RawMem>) -> Result<()> {
+        let range = |mem: RawMem, bytes: usize| -> Result<(usize, usize, usize)> {
+            let (root, offset) = Buffer::place_of_raw(mem)?;
+            Ok((root, offset, offset + bytes))
+        };
+        let overlap = |a: (usize, usize, usize), b: (usize, usize, usize)| a.0 == b.0 && a.1 < b.2 && b.1 < a.2;
+        let bytes = if self.in_place { self.in_bytes.max(self.out_bytes) } else { self.in_bytes };
+        let mut read: Vec<(&str, (usize, usize, usize))> = vec![("input", range(inputs[0], bytes)?)];
+        if self.in_planar {
+            read.push(("imaginary input plane", range(inputs[1], bytes)?));
+        }
+        let mut written: Vec<(&str, (usize, usize, usize))> = Vec::new();
+        if self.in_place {
+            written.append(&mut read);
+        } else {
+            written.push(("output", range(outputs[0], self.out_bytes)?));
+            if self.out_planar {
+                written.push(("imaginary output plane", range(outputs[1], self.out_bytes)?));
+            }
+        }
+        if let Some(mem) = tmp {
+            written.push(("temporary buffer", range(mem, self.tmp_bytes)?));
+        }
+        for (i, (name, place)) in written.iter().enumerate() {
+            let others = written[i + 1..].iter().chain(&read);
+            if let Some((other, _)) = others.into_iter().find(|(_, p)| overlap(*place, *p)) {
+                return fail(
+                    ErrorKind::InvalidArgValue,
+                    format!("the {name} overlaps the {other}, which the transform writes while reading the other"),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A double-precision plan needs a device with fp64.
+fn check_precision(precision: Precision, device: &DeviceInfo) -> Result<()> {
+    if precision == Precision::Double && !device.fp64 {
+        return fail(ErrorKind::DeviceNoDouble, format!("{} has no double precision", device.name));
+    }
+    Ok(())
+}
+
+/// A plan whose data or scratch exceeds the device's largest allocation can never run there.
+fn check_allocatable(device: &DeviceInfo, bytes: usize, what: &str) -> Result<()> {
+    if bytes as u64 > device.max_alloc_bytes {
+        return fail(
+            ErrorKind::InvalidBufferSize,
+            format!(
+                "{what} takes {bytes} bytes; {} allocates at most {} bytes in one buffer",
+                device.name, device.max_alloc_bytes
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// Builds the distinct programs of a plan in parallel (each build is independent) and returns one per source.

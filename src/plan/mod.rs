@@ -77,6 +77,43 @@ pub fn packed_strides(lengths: &[usize]) -> Vec<usize> {
     strides
 }
 
+/// Checks lengths as a plan takes them: none zero, and a product that fits the address space in bytes.
+pub fn check_lengths(lengths: &[usize]) -> Result<()> {
+    if lengths.contains(&0) {
+        return fail(ErrorKind::InvalidArgValue, "a length is zero");
+    }
+    if lengths.iter().try_fold(16usize, |a, &l| a.checked_mul(l)).is_none() {
+        return fail(ErrorKind::InvalidArgValue, format!("the lengths {lengths:?} overflow the address space"));
+    }
+    Ok(())
+}
+
+/// One past the last element `lengths` x `batch` reach with `strides` and `dist`; `None` on overflow.
+fn reach(lengths: &[usize], strides: &[usize], dist: usize, batch: usize) -> Option<usize> {
+    let mut last = (batch - 1).checked_mul(dist)?;
+    for (l, s) in lengths.iter().zip(strides) {
+        last = last.checked_add((l - 1).checked_mul(*s)?)?;
+    }
+    last.checked_add(1)
+}
+
+/// True when no two elements of `lengths` x `batch` share a position: taken by increasing stride (the batch
+/// an axis of stride `dist`), each axis must step over everything the axes below it reach. Axes of length 1
+/// take no room. This admits every packed, padded, interleaved-batch and transposed layout.
+pub fn disjoint(lengths: &[usize], strides: &[usize], dist: usize, batch: usize) -> bool {
+    let mut axes: Vec<(usize, usize)> =
+        lengths.iter().zip(strides).map(|(&l, &s)| (s, l)).chain([(dist, batch)]).filter(|&(_, l)| l > 1).collect();
+    axes.sort_unstable();
+    let mut covered = 1usize;
+    for (stride, length) in axes {
+        if stride < covered {
+            return false;
+        }
+        covered = covered.saturating_add((length - 1).saturating_mul(stride));
+    }
+    true
+}
+
 impl Settings {
     /// clFFT's defaults: single precision, interleaved, in place, batch 1, packed strides and distances,
     /// forward scale 1 and backward scale 1/N.
@@ -185,6 +222,39 @@ impl Settings {
         }
         if self.batch > 1 && (self.in_dist == 0 || self.out_dist == 0) {
             return fail(ErrorKind::InvalidArgValue, "a batch distance is zero");
+        }
+        let complex_lengths = {
+            let mut l = self.lengths.clone();
+            if kind != TransformKind::C2C {
+                l[0] = l[0] / 2 + 1;
+            }
+            l
+        };
+        let (in_lengths, out_lengths) = match kind {
+            TransformKind::C2R => (&complex_lengths, &self.lengths),
+            TransformKind::R2C => (&self.lengths, &complex_lengths),
+            TransformKind::C2C => (&self.lengths, &self.lengths),
+        };
+        for (lengths, strides, dist, side) in
+            [(in_lengths, &in_strides, self.in_dist, "input"), (out_lengths, &out_strides, self.out_dist, "output")]
+        {
+            if reach(lengths, strides, dist, self.batch).and_then(|r| r.checked_mul(16)).is_none() {
+                return fail(
+                    ErrorKind::InvalidArgValue,
+                    format!("the {side} lengths, strides, distance and batch overflow the address space"),
+                );
+            }
+        }
+        // Two results written to one place would race; reading one input twice is harmless.
+        if !disjoint(out_lengths, &out_strides, self.out_dist, self.batch) {
+            return fail(
+                ErrorKind::InvalidPlan,
+                format!(
+                    "the output strides {out_strides:?} and distance {} place two of the {out_lengths:?} x {} \
+                     results at one position",
+                    self.out_dist, self.batch
+                ),
+            );
         }
         // Length-1 axes carry no work; drop them as clFFT does (keeping the real axis of real transforms,
         // and at least one axis).

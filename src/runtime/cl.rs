@@ -278,6 +278,23 @@ impl Buffer {
         }
     }
 
+    /// Where a buffer handle the caller passed lies: the buffer that owns its memory (itself, or the parent
+    /// of a sub-buffer) and its byte offset there.
+    pub fn place_of_raw(raw: RawMem) -> Result<(usize, usize)> {
+        if raw.is_null() {
+            return fail(ErrorKind::InvalidMemObject, "null buffer");
+        }
+        let (parent, offset): (usize, usize) = unsafe {
+            let get = |param| {
+                info_value("clGetMemObjectInfo", |size, value, ret| {
+                    cl::clGetMemObjectInfo(raw, param, size, value, ret)
+                })
+            };
+            (get(cl::CL_MEM_ASSOCIATED_MEMOBJECT)?, get(cl::CL_MEM_OFFSET)?)
+        };
+        Ok(if parent == 0 { (raw as usize, 0) } else { (parent, offset) })
+    }
+
     pub fn size(&self) -> Result<usize> {
         Buffer::size_of_raw(self.0)
     }
