@@ -78,3 +78,16 @@
 #else
 #define TRANSPOSE_IN_IM(a) TRANSPOSE(a)
 #endif
+
+/* Moves the buffer pointers to the kernel's offsets: complex units for interleaved data, reals otherwise. */
+#if IN_KIND == KIND_COMPLEX && !IN_PLANAR
+#define SHIFT_IN() (in_re += 2 * in_off)
+#else
+#define SHIFT_IN() (in_re += in_off, in_im += in_off)
+#endif
+#if OUT_KIND == KIND_COMPLEX && !OUT_PLANAR
+#define SHIFT_OUT() (out_re += 2 * out_off)
+#else
+#define SHIFT_OUT() (out_re += out_off, out_im += out_off)
+#endif
+#define SHIFT_BUFFERS() (SHIFT_IN(), SHIFT_OUT())

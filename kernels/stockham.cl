@@ -190,19 +190,7 @@ __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
               __global REAL *out_im, __global const REAL *tw, __global const ulong *params, const IDX in_off,
               const IDX out_off, const REAL conj_in, const REAL conj_out, const REAL scale) {
-    /* Buffer offsets are in each side's units: complex elements for interleaved data, reals otherwise. */
-#if IN_KIND == KIND_COMPLEX && !IN_PLANAR
-    in_re += 2 * in_off;
-#else
-    in_re += in_off;
-    in_im += in_off;
-#endif
-#if OUT_KIND == KIND_COMPLEX && !OUT_PLANAR
-    out_re += 2 * out_off;
-#else
-    out_re += out_off;
-    out_im += out_off;
-#endif
+    SHIFT_BUFFERS();
     const int lid = get_local_id(0);
     const int sl = get_local_id(1);
     const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];

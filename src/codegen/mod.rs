@@ -2,7 +2,7 @@
 //! `#define`s, plus the twiddle tables they read.
 
 pub mod bluestein;
-pub mod edge;
+pub mod elementwise;
 pub mod slab_twiddle;
 pub mod stockham;
 pub mod twiddle;
@@ -42,49 +42,43 @@ const LANES_CL: &str = include_str!("../../kernels/lanes.cl");
 const BUTTERFLIES_CL: &str = include_str!("../../kernels/butterflies.cl");
 const ACCESS_CL: &str = include_str!("../../kernels/access.cl");
 const LAYOUT_CL: &str = include_str!("../../kernels/layout.cl");
-const EDGE_CL: &str = include_str!("../../kernels/edge.cl");
-const BLUESTEIN_CL: &str = include_str!("../../kernels/bluestein.cl");
+const ELEMENTWISE_CL: &str = include_str!("../../kernels/elementwise.cl");
 const REAL_CL: &str = include_str!("../../kernels/real.cl");
 const STOCKHAM_CL: &str = include_str!("../../kernels/stockham.cl");
 
-/// One kernel of a plan: a Stockham leaf or a real-transform edge pass.
+/// One kernel of a plan: a Stockham leaf or an elementwise pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelSpec {
     Stockham(stockham::StockhamKernel),
-    Edge(edge::EdgeKernel),
-    Chirp(bluestein::ChirpKernel),
+    Elementwise(elementwise::ElementwiseKernel),
 }
 
 impl KernelSpec {
     pub fn source(&self) -> KernelSource {
         match self {
             KernelSpec::Stockham(k) => k.source(),
-            KernelSpec::Edge(k) => k.source(),
-            KernelSpec::Chirp(k) => k.source(),
+            KernelSpec::Elementwise(k) => k.source(),
         }
     }
 
     pub fn params(&self) -> Vec<u64> {
         match self {
             KernelSpec::Stockham(k) => k.params(),
-            KernelSpec::Edge(k) => k.params(),
-            KernelSpec::Chirp(k) => k.params(),
+            KernelSpec::Elementwise(k) => k.params(),
         }
     }
 
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
         match self {
             KernelSpec::Stockham(k) => k.twiddles(),
-            KernelSpec::Edge(k) => k.twiddles(),
-            KernelSpec::Chirp(k) => k.twiddles(),
+            KernelSpec::Elementwise(k) => k.twiddles(),
         }
     }
 
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
         match self {
             KernelSpec::Stockham(k) => k.work_size(),
-            KernelSpec::Edge(k) => k.work_size(),
-            KernelSpec::Chirp(k) => k.work_size(),
+            KernelSpec::Elementwise(k) => k.work_size(),
         }
     }
 
@@ -93,8 +87,7 @@ impl KernelSpec {
     pub fn reach_bytes(&self) -> (usize, usize) {
         let (precision, input, output) = match self {
             KernelSpec::Stockham(k) => (k.precision, k.reach_in(), k.reach_out()),
-            KernelSpec::Edge(k) => (k.precision, k.reach_in(), k.reach_out()),
-            KernelSpec::Chirp(k) => (k.precision, k.reach_in(), k.reach_out()),
+            KernelSpec::Elementwise(k) => (k.precision, k.reach_in(), k.reach_out()),
         };
         (input.bytes(precision), output.bytes(precision))
     }
@@ -102,8 +95,7 @@ impl KernelSpec {
     pub fn wide_index(&self) -> bool {
         match self {
             KernelSpec::Stockham(k) => k.wide_index,
-            KernelSpec::Edge(k) => k.wide_index,
-            KernelSpec::Chirp(k) => k.wide_index,
+            KernelSpec::Elementwise(k) => k.wide_index,
         }
     }
 }

@@ -273,7 +273,7 @@ impl StockhamKernel {
     /// Table offsets of the load and store factors.
     fn factor_offsets(&self) -> (usize, usize) {
         let load = stockham_table_len(&self.radices) + self.stage_table_len();
-        let store = load + self.load_factor.map_or(0, |f| f.len());
+        let store = load + self.load_factor.map_or(0, |f| f.table_len());
         (load, store)
     }
 

@@ -8,10 +8,9 @@
 //! points, the elementwise passes fuse into the two FFT leaves (a factor on load and on store): two passes
 //! over memory in all.
 
-use super::{Axis, BufRef, Ctx, Job, LogicalDim, Node, Resolved, Side};
-use crate::codegen::bluestein::{ChirpKernel, ChirpOp, Factor};
-use crate::codegen::stockham::BatchDim;
-use crate::codegen::KernelSpec;
+use super::{Axis, BufRef, Ctx, Job, LogicalDim, Node};
+use crate::codegen::bluestein::Factor;
+use crate::codegen::elementwise::ElementwiseOp;
 use crate::error::{fail, ErrorKind, Result};
 use crate::planner::{factor, leaf};
 
@@ -36,38 +35,48 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     if leaf::fits_in_one_kernel(m, ctx.device, ctx.problem.precision) {
         return fused(ctx, job, m, scratch, raw_fft, &raw);
     }
-    let scratch_side = ctx.resolve(scratch, Side::Complex, (Axis::Raw, 1), &raw_strides(&raw));
-    let input = ctx.resolve(
-        job.src,
-        job.in_side,
-        (job.fft.in_axis, job.fft.in_mul),
-        &job.batch.iter().map(|d| (d.in_axis, d.in_mul)).collect::<Vec<_>>(),
-    );
-    let output = ctx.resolve(
-        job.dst,
-        job.out_side,
-        (job.fft.out_axis, job.fft.out_mul),
-        &job.batch.iter().map(|d| (d.out_axis, d.out_mul)).collect::<Vec<_>>(),
-    );
-    let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
-
-    let mut children = Vec::with_capacity(5);
-    let chirp_in = chirp(ctx, ChirpOp::In, n, m, job.out_count, &input, &scratch_side, &counts);
-    children.push(push(ctx, chirp_in, job.src, scratch));
-    children.push(ctx.plan_job(Job::complex(raw_fft, raw.clone(), scratch, scratch))?);
-    let pointwise = chirp(ctx, ChirpOp::Pointwise, n, m, job.out_count, &scratch_side, &scratch_side, &counts);
-    children.push(push(ctx, pointwise, scratch, scratch));
-    children.push(ctx.plan_job(Job::complex(raw_fft, raw, scratch, scratch))?);
-    let chirp_out = chirp(ctx, ChirpOp::Out, n, m, job.out_count, &scratch_side, &output, &counts);
-    children.push(push(ctx, chirp_out, scratch, job.dst));
+    let in_scratch = |fft: LogicalDim| Job::complex(fft, raw.clone(), scratch, scratch);
+    let chirp_in = Job {
+        in_side: job.in_side,
+        ..Job::complex(
+            into_scratch(&job.fft, &raw_fft),
+            job.batch.iter().zip(&raw).map(|(d, r)| into_scratch(d, r)).collect(),
+            job.src,
+            scratch,
+        )
+    };
+    let chirp_out = Job {
+        out_side: job.out_side,
+        ..Job::complex(
+            from_scratch(&job.fft, &raw_fft),
+            job.batch.iter().zip(&raw).map(|(d, r)| from_scratch(d, r)).collect(),
+            scratch,
+            job.dst,
+        )
+    };
+    let children = vec![
+        ctx.elementwise(ElementwiseOp::ChirpIn { m }, chirp_in)?,
+        ctx.plan_job(in_scratch(raw_fft))?,
+        ctx.elementwise(ElementwiseOp::SpectrumProduct { m }, in_scratch(LogicalDim { count: n, ..raw_fft }))?,
+        ctx.plan_job(in_scratch(raw_fft))?,
+        ctx.elementwise(ElementwiseOp::ChirpOut { count: job.out_count }, chirp_out)?,
+    ];
     Ok(Node::Bluestein { n, m, children })
+}
+
+/// `d` writing to scratch the way `r` does.
+fn into_scratch(d: &LogicalDim, r: &LogicalDim) -> LogicalDim {
+    LogicalDim { out_axis: Axis::Raw, out_mul: r.out_mul, ..*d }
+}
+
+/// `d` reading from scratch the way `r` does.
+fn from_scratch(d: &LogicalDim, r: &LogicalDim) -> LogicalDim {
+    LogicalDim { in_axis: Axis::Raw, in_mul: r.in_mul, ..*d }
 }
 
 /// Two leaves: (chirp-in, FFT, conj(spectrum)) into scratch, then (FFT, conj, chirp) out of it.
 fn fused(ctx: &mut Ctx, job: Job, m: usize, scratch: BufRef, raw_fft: LogicalDim, raw: &[LogicalDim]) -> Result<Node> {
     let n = job.fft.count;
-    let into_scratch = |d: &LogicalDim, r: &LogicalDim| LogicalDim { out_axis: Axis::Raw, out_mul: r.out_mul, ..*d };
-    let from_scratch = |d: &LogicalDim, r: &LogicalDim| LogicalDim { in_axis: Axis::Raw, in_mul: r.in_mul, ..*d };
     let first = Job {
         in_side: job.in_side,
         in_count: n,
@@ -93,48 +102,4 @@ fn fused(ctx: &mut Ctx, job: Job, m: usize, scratch: BufRef, raw_fft: LogicalDim
     };
     let children = vec![ctx.leaf(first)?, ctx.leaf(second)?];
     Ok(Node::Bluestein { n, m, children })
-}
-
-fn raw_strides(raw: &[LogicalDim]) -> Vec<(Axis, usize)> {
-    raw.iter().map(|d| (Axis::Raw, d.in_mul)).collect()
-}
-
-#[allow(clippy::too_many_arguments)]
-fn chirp(
-    ctx: &Ctx,
-    op: ChirpOp,
-    n: usize,
-    m: usize,
-    out_count: usize,
-    input: &Resolved,
-    output: &Resolved,
-    counts: &[usize],
-) -> ChirpKernel {
-    let batch: Vec<BatchDim> = counts
-        .iter()
-        .enumerate()
-        .map(|(i, &count)| BatchDim { count, in_stride: input.batch[i], out_stride: output.batch[i] })
-        .collect();
-    ChirpKernel {
-        precision: ctx.problem.precision,
-        op,
-        n,
-        m,
-        out_count,
-        in_stride: input.fft,
-        out_stride: output.fft,
-        batch,
-        in_kind: input.kind,
-        out_kind: output.kind,
-        in_planar: input.planar,
-        out_planar: output.planar,
-        wide_index: (m * counts.iter().product::<usize>()).max(ctx.region_elements) * 2 * (ctx.tmp_regions + 1)
-            >= i32::MAX as usize,
-    }
-}
-
-fn push(ctx: &mut Ctx, kernel: ChirpKernel, src: BufRef, dst: BufRef) -> Node {
-    let summary =
-        format!("{:?} n={} m={} transforms={} {src:?}->{dst:?}", kernel.op, kernel.n, kernel.m, kernel.transforms());
-    ctx.push(KernelSpec::Chirp(kernel), src, dst, summary)
 }

@@ -4,7 +4,7 @@
 //! a multiplier of some axis's stride in each buffer), so that the same job can be resolved against the
 //! user's input and output layouts or the packed scratch layout. A job that fits one kernel becomes a
 //! Stockham leaf; a longer one is split by four-step into two jobs, recursively. Real transforms add a
-//! real stage along axis 0, fused into the leaf or, for long axes, run as an edge pass of its own.
+//! real stage along axis 0, fused into the leaf or, for long axes, run as an elementwise pass of its own.
 
 mod bluestein;
 pub mod factor;
@@ -15,7 +15,7 @@ mod real;
 pub mod tree;
 
 use crate::codegen::bluestein::Factor;
-use crate::codegen::edge::{EdgeKernel, EdgeOp};
+use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
 use crate::codegen::{KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
@@ -347,14 +347,7 @@ impl Ctx<'_> {
             return fail(ErrorKind::NotImplemented, "more than six batch dimensions in one kernel");
         }
         let problem = self.problem;
-        let (input, output) = self.resolve_job(&job);
-        let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
-        let batch: Vec<BatchDim> = job
-            .batch
-            .iter()
-            .enumerate()
-            .map(|(i, d)| BatchDim { count: d.count, in_stride: input.batch[i], out_stride: output.batch[i] })
-            .collect();
+        let (input, output, counts, batch) = self.physical(&job);
         let n = job.fft.count;
         let radices = factor::radices(n);
         let transforms: usize = counts.iter().product();
@@ -387,39 +380,45 @@ impl Ctx<'_> {
         Ok(self.push(KernelSpec::Stockham(kernel), job.src, job.dst, summary))
     }
 
-    /// A real-transform edge pass over the transforms of `job` (its fft count is the complex length).
-    fn edge(&mut self, op: EdgeOp, job: Job) -> Result<Node> {
+    /// An elementwise pass over the transforms of `job`, whose fft count is the transform length `n` of
+    /// `ElementwiseKernel`.
+    fn elementwise(&mut self, op: ElementwiseOp, job: Job) -> Result<Node> {
         let job = Job { batch: merge_dims(&job.batch), ..job };
-        let (input, output) = self.resolve_job(&job);
-        let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
-        let batch: Vec<BatchDim> = job
-            .batch
-            .iter()
-            .enumerate()
-            .map(|(i, d)| BatchDim { count: d.count, in_stride: input.batch[i], out_stride: output.batch[i] })
-            .collect();
-        let kernel = EdgeKernel {
+        let (input, output, counts, batch) = self.physical(&job);
+        let mut kernel = ElementwiseKernel {
             precision: self.problem.precision,
             op,
             n: job.fft.count,
             in_stride: input.fft,
             out_stride: output.fft,
-            wide_index: self.wide(job.src, job.dst, &input, &output, (job.fft.count + 1, job.fft.count + 1), &counts),
+            wide_index: false,
             batch,
             in_kind: input.kind,
             out_kind: output.kind,
             in_planar: input.planar,
             out_planar: output.planar,
         };
+        kernel.wide_index = self.wide(job.src, job.dst, &input, &output, kernel.element_counts(), &counts);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
-        Ok(self.push(KernelSpec::Edge(kernel), job.src, job.dst, summary))
+        Ok(self.push(KernelSpec::Elementwise(kernel), job.src, job.dst, summary))
+    }
+
+    /// Both sides of `job` in buffer strides, its batch counts, and its batch dimensions as a kernel sees them.
+    fn physical(&self, job: &Job) -> (Resolved, Resolved, Vec<usize>, Vec<BatchDim>) {
+        let (input, output) = self.resolve_job(job);
+        let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
+        let batch = counts
+            .iter()
+            .enumerate()
+            .map(|(i, &count)| BatchDim { count, in_stride: input.batch[i], out_stride: output.batch[i] })
+            .collect();
+        (input, output, counts, batch)
     }
 
     fn push(&mut self, kernel: KernelSpec, src: BufRef, dst: BufRef, summary: String) -> Node {
         let kind = match kernel {
             KernelSpec::Stockham(_) => "Stockham",
-            KernelSpec::Edge(_) => "RealEdge",
-            KernelSpec::Chirp(_) => "Chirp",
+            KernelSpec::Elementwise(_) => "Elementwise",
         };
         self.steps.push(Step { kernel, src, dst });
         Node::Leaf { step: self.steps.len() - 1, kind, summary }

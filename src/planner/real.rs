@@ -2,11 +2,11 @@
 //!
 //! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
 //! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores. When the
-//! complex FFT is too long for one kernel (or has a prime factor above 13), the real stage becomes an edge
+//! complex FFT is too long for one kernel (or has a prime factor above 13), the real stage becomes an elementwise
 //! pass of its own, before (C2R) or after (R2C) the complex transform through scratch.
 
 use super::{factor, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
-use crate::codegen::edge::EdgeOp;
+use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::stockham::RealStage;
 use crate::error::Result;
 
@@ -34,9 +34,9 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
     }
     let scratch = ctx.free_tmp(&[src, dst]);
     let complex = ctx.plan_job(job(m, &batch, src, scratch, (in_side, Side::Complex)))?;
-    let op = if n % 2 == 0 { EdgeOp::R2cPost } else { EdgeOp::Truncate };
-    let edge = ctx.edge(op, job(m, &batch, scratch, dst, (Side::Complex, Side::Complex)))?;
-    Ok(Node::RealAxis { n, children: vec![complex, edge] })
+    let op = if n % 2 == 0 { ElementwiseOp::R2cPost } else { ElementwiseOp::Truncate };
+    let stage = ctx.elementwise(op, job(m, &batch, scratch, dst, (Side::Complex, Side::Complex)))?;
+    Ok(Node::RealAxis { n, children: vec![complex, stage] })
 }
 
 /// Hermitian input (n / 2 + 1 values along axis 0) -> real output.
@@ -55,8 +55,8 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         return ctx.plan_job(leaf);
     }
     let scratch = ctx.free_tmp(&[src, dst]);
-    let op = if n % 2 == 0 { EdgeOp::C2rPre } else { EdgeOp::Expand };
-    let edge = ctx.edge(op, job(m, &batch, src, scratch, (Side::Complex, Side::Complex)))?;
+    let op = if n % 2 == 0 { ElementwiseOp::C2rPre } else { ElementwiseOp::Expand };
+    let stage = ctx.elementwise(op, job(m, &batch, src, scratch, (Side::Complex, Side::Complex)))?;
     let complex = ctx.plan_job(job(m, &batch, scratch, dst, (Side::Complex, out_side)))?;
-    Ok(Node::RealAxis { n, children: vec![edge, complex] })
+    Ok(Node::RealAxis { n, children: vec![stage, complex] })
 }

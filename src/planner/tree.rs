@@ -8,7 +8,7 @@ pub enum Node {
     MultiDim { lengths: Vec<usize>, batch: usize, children: Vec<Node> },
     /// n = rows * columns: column FFTs with twiddles, then row FFTs written transposed.
     FourStep { n: usize, rows: usize, columns: usize, children: Vec<Node> },
-    /// A long real axis of length n: a complex FFT and a separate real edge pass.
+    /// A long real axis of length n: a complex FFT and a separate elementwise real stage.
     RealAxis { n: usize, children: Vec<Node> },
     /// Bluestein's algorithm: n points as a cyclic convolution of length m.
     Bluestein { n: usize, m: usize, children: Vec<Node> },

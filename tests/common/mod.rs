@@ -295,14 +295,9 @@ impl DeviceData {
     }
 
     pub fn download(&self) -> Vec<Complex64> {
-        fn read<T: ocl::OclPrm + Into<f64>>(b: &Buffer<T>) -> Vec<f64> {
-            let mut v = vec![T::default(); b.len()];
-            b.read(&mut v).enq().expect("read");
-            v.into_iter().map(Into::into).collect()
-        }
         let (planes, planar): (Vec<Vec<f64>>, bool) = match self {
-            DeviceData::F32(b, p) => (b.iter().map(read).collect(), *p),
-            DeviceData::F64(b, p) => (b.iter().map(read).collect(), *p),
+            DeviceData::F32(b, p) => (b.iter().map(read_plane).collect(), *p),
+            DeviceData::F64(b, p) => (b.iter().map(read_plane).collect(), *p),
         };
         if planar {
             planes[0].iter().zip(&planes[1]).map(|(&re, &im)| Complex64::new(re, im)).collect()
@@ -646,14 +641,16 @@ impl DeviceData {
 
     /// The first plane as reals.
     pub fn download_real(&self) -> Vec<f64> {
-        fn read<T: ocl::OclPrm + Into<f64>>(b: &Buffer<T>) -> Vec<f64> {
-            let mut v = vec![T::default(); b.len()];
-            b.read(&mut v).enq().expect("read");
-            v.into_iter().map(Into::into).collect()
-        }
         match self {
-            DeviceData::F32(b, _) => read(&b[0]),
-            DeviceData::F64(b, _) => read(&b[0]),
+            DeviceData::F32(b, _) => read_plane(&b[0]),
+            DeviceData::F64(b, _) => read_plane(&b[0]),
         }
     }
+}
+
+/// A whole device buffer, widened to f64.
+fn read_plane<T: ocl::OclPrm + Into<f64>>(b: &Buffer<T>) -> Vec<f64> {
+    let mut v = vec![T::default(); b.len()];
+    b.read(&mut v).enq().expect("read");
+    v.into_iter().map(Into::into).collect()
 }

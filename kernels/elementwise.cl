@@ -1,0 +1,66 @@
+/* fftx_elementwise: one pass over memory that computes each output element from one or two input elements and
+ * a table: the real-transform stage of real transforms too long for one Stockham kernel (real.cl has the
+ * maths), and Bluestein's chirps when its convolution is too long to fuse them into the FFTs (bluestein in
+ * src/codegen). One work-item per output element k (global x) of transform t (global y); N is the complex
+ * length. OP selects:
+ *   OP_R2C_POST    Z_0..Z_N-1 -> X_0..X_N                          (even R2C of length 2N; table: w_2N^k)
+ *   OP_TRUNCATE    the first OUT_COUNT elements                    (odd R2C: keep N/2 + 1)
+ *   OP_C2R_PRE     X_0..X_N -> Z'_0..Z'_N-1                         (even C2R of length 2N; table: w_2N^k)
+ *   OP_EXPAND      X_0..X_N/2 -> X_0..X_N-1 by symmetry              (odd C2R)
+ *   OP_CHIRP_IN    x_k c_k for k < N, zero up to OUT_COUNT           (table: the chirp c)
+ *   OP_CONJ_MUL    conj(x_k) times table entry k                    (Bluestein's pointwise product and chirp-out)
+ * Arguments match fftx_stockham, so a plan launches either the same way.
+ */
+#define OP_R2C_POST 1
+#define OP_TRUNCATE 2
+#define OP_C2R_PRE 3
+#define OP_EXPAND 4
+#define OP_CHIRP_IN 5
+#define OP_CONJ_MUL 6
+
+#define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
+
+__kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
+                               __global REAL *out_im, __global const REAL *tw, __global const ulong *params,
+                               const IDX in_off, const IDX out_off, const REAL conj_in, const REAL conj_out,
+                               const REAL scale) {
+    SHIFT_BUFFERS();
+    const IDX k = get_global_id(0), t = get_global_id(1);
+    const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
+    const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
+    if (k >= OUT_COUNT || t >= (IDX)params[P_BATCH])
+        return;
+    IDX coord[NBATCH > 0 ? NBATCH : 1], ib, ob;
+    transform_position(params, t, coord, &ib, &ob);
+
+    REAL xr = K(0.0), xi = K(0.0);
+#if OP == OP_R2C_POST
+    REAL ar, ai, br, bi;
+    ELEMENT(k % N, ar, ai);
+    ELEMENT((N - k) % N, br, bi);
+    HERMITIAN_COMBINE(ar, ai, br, bi, k, K(0.5), xr, xi);
+#elif OP == OP_TRUNCATE
+    ELEMENT(k, xr, xi);
+#elif OP == OP_C2R_PRE
+    REAL ar, ai, br, bi;
+    ELEMENT(k, ar, ai);
+    ELEMENT(N - k, br, bi);
+    /* In the conjugated domain of backward transforms (real.cl); DC and Nyquist are real. */
+    ai = k == 0 ? K(0.0) : ai * conj_in;
+    bi = k == 0 ? K(0.0) : bi * conj_in;
+    HERMITIAN_COMBINE(ar, ai, br, bi, k, K(1.0), xr, xi);
+#elif OP == OP_EXPAND
+    ELEMENT(k <= N / 2 ? k : N - k, xr, xi);
+    xi = k == 0 ? K(0.0) : (k <= N / 2 ? xi : -xi) * conj_in;
+#else
+    if (OP == OP_CONJ_MUL || k < N) {
+        ELEMENT(k, xr, xi);
+        xi *= OP == OP_CONJ_MUL ? K(-1.0) : conj_in;
+        __global const REAL *w = tw + 2 * k;
+        REAL yr = xr * w[0] - xi * w[1];
+        xi = xr * w[1] + xi * w[0];
+        xr = yr;
+    }
+#endif
+    OUT_AT(ob + k * out_stride, xr * scale, xi * scale * conj_out);
+}

@@ -1,0 +1,128 @@
+//! One pass over memory computing each output element from one or two input elements and a table
+//! (`kernels/elementwise.cl`): the real stage of real transforms too long for one Stockham kernel, and
+//! Bluestein's chirps when they do not fuse into its FFTs.
+
+use super::bluestein::Factor;
+use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
+use super::twiddle::unit_root;
+use super::{Defines, KernelSource, Precision, Reach, ACCESS_CL, COMMON_CL, ELEMENTWISE_CL, LAYOUT_CL, REAL_CL};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElementwiseOp {
+    /// Z_0..Z_n-1 -> X_0..X_n (even R2C of length 2n).
+    R2cPost,
+    /// Keep the first n/2 + 1 of n complex values (odd R2C).
+    Truncate,
+    /// X_0..X_n -> Z'_0..Z'_n-1 (even C2R of length 2n).
+    C2rPre,
+    /// X_0..X_n/2 -> X_0..X_n-1 by Hermitian symmetry (odd C2R).
+    Expand,
+    /// Bluestein: x_k c_k for k < n, zero up to the convolution length m.
+    ChirpIn { m: usize },
+    /// Bluestein: conj(A_k) conj(B_k), B the spectrum of the chirp padded to m.
+    SpectrumProduct { m: usize },
+    /// Bluestein: conj(z_k) c_k for the first `count` k.
+    ChirpOut { count: usize },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElementwiseKernel {
+    pub precision: Precision,
+    pub op: ElementwiseOp,
+    /// The transform length (complex length for the real stages).
+    pub n: usize,
+    pub in_stride: usize,
+    pub out_stride: usize,
+    pub batch: Vec<BatchDim>,
+    pub in_kind: ElementKind,
+    pub out_kind: ElementKind,
+    pub in_planar: bool,
+    pub out_planar: bool,
+    pub wide_index: bool,
+}
+
+const GROUP: usize = 64;
+
+impl ElementwiseKernel {
+    pub fn transforms(&self) -> usize {
+        self.batch.iter().map(|d| d.count).product()
+    }
+
+    /// Elements read and written per transform.
+    pub fn element_counts(&self) -> (usize, usize) {
+        let n = self.n;
+        match self.op {
+            ElementwiseOp::R2cPost => (n, n + 1),
+            ElementwiseOp::Truncate => (n / 2 + 1, n / 2 + 1),
+            ElementwiseOp::C2rPre => (n + 1, n),
+            ElementwiseOp::Expand => (n / 2 + 1, n),
+            ElementwiseOp::ChirpIn { m } => (n, m),
+            ElementwiseOp::SpectrumProduct { m } => (m, m),
+            ElementwiseOp::ChirpOut { count } => (count, count),
+        }
+    }
+
+    pub fn reach_in(&self) -> Reach {
+        Reach::of(self.element_counts().0, self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar)
+    }
+
+    pub fn reach_out(&self) -> Reach {
+        Reach::of(self.element_counts().1, self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar)
+    }
+
+    /// One work-item per output element (x) and transform (y).
+    pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
+        let out = self.element_counts().1;
+        let group = GROUP.min(out.next_power_of_two());
+        ([out.div_ceil(group) * group, self.transforms()], [group, 1])
+    }
+
+    pub fn source(&self) -> KernelSource {
+        let mut d = Defines::default();
+        if self.precision == Precision::Double {
+            d.set("FFTX_DOUBLE", 1);
+        }
+        let op = match self.op {
+            ElementwiseOp::R2cPost => 1,
+            ElementwiseOp::Truncate => 2,
+            ElementwiseOp::C2rPre => 3,
+            ElementwiseOp::Expand => 4,
+            ElementwiseOp::ChirpIn { .. } => 5,
+            ElementwiseOp::SpectrumProduct { .. } | ElementwiseOp::ChirpOut { .. } => 6,
+        };
+        d.set("VW", 1)
+            .set("IDX", if self.wide_index { "ulong" } else { "uint" })
+            .set("N", self.n)
+            .set("NBATCH", self.batch.len())
+            .flag("IN_PLANAR", self.in_planar)
+            .flag("OUT_PLANAR", self.out_planar)
+            .set("IN_KIND", kind_code(self.in_kind))
+            .set("OUT_KIND", kind_code(self.out_kind))
+            .set("OUT_COUNT", self.element_counts().1)
+            .set("RT_OFF", 0)
+            .set("OP", op);
+        KernelSource {
+            entry: "fftx_elementwise",
+            source: d.program(&[COMMON_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, ELEMENTWISE_CL]),
+            options: String::new(),
+        }
+    }
+
+    pub fn params(&self) -> Vec<u64> {
+        layout_params(self.in_stride, self.out_stride, self.in_kind, self.out_kind, &self.batch, None)
+    }
+
+    /// The table the op reads, computed in double.
+    pub fn twiddles(&self) -> Vec<(f64, f64)> {
+        let n = self.n;
+        match self.op {
+            ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => {
+                (0..=n as u64).map(|k| unit_root(k, 2 * n as u64)).collect()
+            }
+            ElementwiseOp::Truncate | ElementwiseOp::Expand => Vec::new(),
+            ElementwiseOp::ChirpIn { .. } => Factor::Chirp { n, len: n }.table(),
+            ElementwiseOp::SpectrumProduct { m } => Factor::ChirpSpectrum { n, m }.table(),
+            ElementwiseOp::ChirpOut { count } => Factor::Chirp { n, len: count }.table(),
+        }
+    }
+}
