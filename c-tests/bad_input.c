@@ -144,23 +144,53 @@ static void bad_queues_contexts_and_buffers(const struct cl_env *env)
     CHECK(clfftDestroyPlan(&plan));
 }
 
+/* Setup and teardown succeed any number of times, in any order. Teardown destroys the plans still alive;
+ * the library goes on working after it, with or without a new setup, as clFFT's does. */
+static void setup_and_teardown(const struct cl_env *env)
+{
+    size_t length = 16, batch;
+    clfftPlanHandle plan;
+    clfftSetupData setup;
+    cl_command_queue queue = env->queue;
+    double values[2 * 16] = {0};
+    cl_mem buffers[2];
+    cl_event event;
+
+    CHECK(clfftInitSetupData(&setup));
+    setup.debugFlags = 0;
+    CHECK(clfftSetup(&setup));
+    CHECK(clfftCreateDefaultPlan(&plan, env->context, CLFFT_1D, &length));
+    CHECK(clfftTeardown());
+    EXPECT_STATUS(CLFFT_INVALID_PLAN, clfftGetPlanBatchSize(plan, &batch));
+    EXPECT_STATUS(CLFFT_INVALID_PLAN, clfftDestroyPlan(&plan));
+    CHECK(clfftTeardown());
+
+    /* After teardown, without a new setup. */
+    upload(env, values, 16, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, buffers);
+    CHECK(clfftCreateDefaultPlan(&plan, env->context, CLFFT_1D, &length));
+    CHECK(clfftBakePlan(plan, 1, &queue, NULL, NULL));
+    CHECK(clfftEnqueueTransform(plan, CLFFT_FORWARD, 1, &queue, 0, NULL, &event, buffers, NULL, NULL));
+    CHECK(clWaitForEvents(1, &event));
+    CHECK(clReleaseEvent(event));
+    CHECK(clfftDestroyPlan(&plan));
+    release_buffers(buffers, CLFFT_COMPLEX_INTERLEAVED);
+    CHECK(clfftSetup(NULL));
+    CHECK(clfftTeardown());
+}
+
 int main(void)
 {
     struct cl_env env = open_cl();
-    size_t length = 16, batch;
-    clfftPlanHandle plan;
 
+    /* A second setup only replaces the debug flags. */
+    CHECK(clfftSetup(NULL));
     CHECK(clfftSetup(NULL));
     unknown_and_destroyed_handles(&env);
     null_pointers(&env);
     lengths_beyond_clfft(&env);
     unsupported_and_invalid_values(&env);
     bad_queues_contexts_and_buffers(&env);
-
-    /* Teardown destroys the plans still alive. */
-    CHECK(clfftCreateDefaultPlan(&plan, env.context, CLFFT_1D, &length));
-    CHECK(clfftTeardown());
-    EXPECT_STATUS(CLFFT_INVALID_PLAN, clfftGetPlanBatchSize(plan, &batch));
+    setup_and_teardown(&env);
 
     close_cl(&env);
     printf("bad input: ok\n");

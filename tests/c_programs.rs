@@ -59,7 +59,11 @@ enum Header {
 /// Compiles `c-tests/<program>.c` against `header` into `<scratch>/<program>-<header>`, linked with
 /// `-l<library>` searched first in `link_dir`.
 fn compile(program: &str, header: Header, library: &str, link_dir: &Path, scratch: &Scratch) -> PathBuf {
-    assert!(Path::new(UPSTREAM_HEADER).is_file(), "{UPSTREAM_HEADER} is missing: install Debian's libclfft-dev");
+    compile_with(program, header, library, link_dir, scratch, &[])
+}
+
+/// A C compiler set up as for the test programs: C99, warnings as errors.
+fn c_compiler(scratch: &Scratch) -> cc::Build {
     // cc is made for build scripts; outside one, it needs the target, host and optimisation level spelled out.
     let target = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
     let mut build = cc::Build::new();
@@ -76,14 +80,29 @@ fn compile(program: &str, header: Header, library: &str, link_dir: &Path, scratc
         .warnings(true)
         .extra_warnings(true)
         .warnings_into_errors(true);
+    build
+}
+
+/// `compile` with more compiler arguments (`-fsanitize=leak`, ...), which also name the executable.
+fn compile_with(
+    program: &str,
+    header: Header,
+    library: &str,
+    link_dir: &Path,
+    scratch: &Scratch,
+    extra: &[&str],
+) -> PathBuf {
+    assert!(Path::new(UPSTREAM_HEADER).is_file(), "{UPSTREAM_HEADER} is missing: install Debian's libclfft-dev");
+    let mut build = c_compiler(scratch);
     match header {
         Header::Upstream => build.include("/usr/include"),
         Header::Own => build.include(repository().join("include")),
     };
-    let exe = scratch.0.join(format!("{program}-{header:?}"));
+    let exe = scratch.0.join(format!("{program}-{header:?}{}", extra.concat()));
     let output = build
         .get_compiler()
         .to_command()
+        .args(extra)
         .arg(repository().join("c-tests").join(format!("{program}.c")))
         .arg("-o")
         .arg(&exe)
@@ -225,4 +244,158 @@ fn exports_every_function_of_the_upstream_header() {
         .filter(|name| !exported.contains(*name))
         .collect();
     assert!(missing.is_empty(), "libfftx.so does not export {missing:?}");
+}
+
+/// Builds `c-tests/cltrace.c`, the interposer that keeps a ledger of OpenCL objects, as a preloadable library.
+fn interposer(scratch: &Scratch) -> PathBuf {
+    let library = scratch.0.join("libcltrace.so");
+    let output = c_compiler(scratch)
+        .get_compiler()
+        .to_command()
+        .args(["-shared", "-fPIC", "-Wno-deprecated-declarations"])
+        .arg(repository().join("c-tests/cltrace.c"))
+        .arg("-o")
+        .arg(&library)
+        .args(["-ldl", "-lpthread"])
+        .output()
+        .expect("run the C compiler");
+    assert!(output.status.success(), "compiling cltrace.c failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    library
+}
+
+/// What cltrace reported about one run: its lines, split into words.
+struct Trace(Vec<Vec<String>>);
+
+impl Trace {
+    /// The number at the end of the line that starts with `words`.
+    fn count(&self, words: &[&str]) -> i64 {
+        let line = self
+            .0
+            .iter()
+            .find(|l| l.len() > words.len() && l.iter().zip(words).all(|(a, b)| a == b))
+            .unwrap_or_else(|| panic!("no {words:?} in the trace"));
+        line[line.len() - 1].parse().expect("a count")
+    }
+
+    /// Calls by `who` on objects of `kind`: (created, retained, released).
+    fn calls(&self, who: &str, kind: &str) -> (i64, i64, i64) {
+        let line = self.0.iter().find(|l| l[..3] == ["calls", who, kind]).expect("a calls line");
+        let number = |i: usize| line[i].parse::<i64>().expect("a count");
+        (number(4), number(6), number(8))
+    }
+
+    /// Start and end of each program build, in nanoseconds.
+    fn builds(&self) -> Vec<(i64, i64)> {
+        let number = |w: &String| w.parse::<i64>().expect("a time");
+        self.0.iter().filter(|l| l[0] == "build").map(|l| (number(&l[1]), number(&l[2]))).collect()
+    }
+}
+
+const KINDS: [&str; 6] = ["context", "queue", "buffer", "program", "kernel", "event"];
+
+/// Runs `exe` under cltrace and returns its output and the trace.
+fn traced(exe: &Path, lib: &Path, cltrace: &Path, env: &[(&str, &str)]) -> (Output, Trace) {
+    let report = exe.with_extension("trace");
+    let mut all: Vec<(&str, &str)> = vec![
+        ("LD_PRELOAD", cltrace.to_str().expect("a UTF-8 path")),
+        ("CLTRACE_REPORT", report.to_str().expect("a UTF-8 path")),
+    ];
+    all.extend_from_slice(env);
+    let output = run(exe, &[], lib, &all);
+    let text = fs::read_to_string(&report).expect("cltrace's report");
+    (output, Trace(text.lines().map(|l| l.split_whitespace().map(str::to_string).collect()).collect()))
+}
+
+/// Every OpenCL object the clFFT programs and libfftx.so create is released by the end (clfftTeardown), and
+/// libfftx.so keeps no reference to the program's own objects. The cuFFT-style API keeps its default stream
+/// (a context and a queue) and compiled programs for the life of the process, like CUDA's primary context;
+/// every kernel, buffer and event goes with the plan or allocation that made it.
+#[test]
+fn every_opencl_object_is_released() {
+    let scratch = Scratch::new("cltrace");
+    let lib = library_dir();
+    let cltrace = interposer(&scratch);
+    for program in ["lifecycle", "bad_input", "events", "fftx_example"] {
+        let exe = compile(program, Header::Own, "fftx", &lib, &scratch);
+        let (_, trace) = traced(&exe, &lib, &cltrace, &[]);
+        for kind in KINDS {
+            let (created, retained, released) = trace.calls("fftx", kind);
+            println!(
+                "{program}: libfftx.so created {created} {kind}(s), retained {retained}, released {released}; \
+                 alive at exit: {} of its own, {} of the program's",
+                trace.count(&["alive", "fftx", kind]),
+                trace.count(&["alive", "app", kind])
+            );
+            assert_eq!(trace.count(&["alive", "app", kind]), 0, "{program}: the program's {kind}s");
+            assert_eq!(
+                trace.count(&["held", kind]),
+                trace.count(&["alive", "fftx", kind]),
+                "{program}: libfftx.so holds a {kind} it did not create"
+            );
+            let process_lifetime = match (program, kind) {
+                ("fftx_example", "context" | "queue") => 1,
+                ("fftx_example", "program") => created,
+                _ => 0,
+            };
+            assert_eq!(trace.count(&["alive", "fftx", kind]), process_lifetime, "{program}: {kind}s of libfftx.so");
+        }
+        for kind in ["buffer", "kernel", "event"] {
+            assert!(trace.calls("fftx", kind).0 > 0, "{program}: the trace saw no {kind} of libfftx.so");
+        }
+    }
+}
+
+/// Two threads baking two different plans compile at the same time.
+#[test]
+fn unrelated_plans_compile_concurrently() {
+    let scratch = Scratch::new("concurrent-bake");
+    let lib = library_dir();
+    let cltrace = interposer(&scratch);
+    let exe = compile("concurrent_bake", Header::Own, "fftx", &lib, &scratch);
+    let (_, trace) = traced(&exe, &lib, &cltrace, &[("FFTX_CACHE_DIR", "off")]);
+    let builds = trace.builds();
+    assert_eq!(builds.len(), 2, "one build for each plan: {builds:?}");
+    let overlap = builds[0].1.min(builds[1].1) - builds[0].0.max(builds[1].0);
+    let longest = builds.iter().map(|(s, e)| e - s).max().unwrap_or(0);
+    println!("builds {builds:?}: overlapping for {:.1} ms of {:.1} ms", overlap as f64 / 1e6, longest as f64 / 1e6);
+    assert!(overlap > 0, "the two builds ran one after the other: {builds:?}");
+}
+
+/// A kernel that fails to compile gets each API's build-failure status, and `FFTX_LOG=error` shows the call,
+/// the OpenCL status and the build log.
+#[test]
+fn a_failed_build_is_reported_with_its_log() {
+    let scratch = Scratch::new("build-failure");
+    let lib = library_dir();
+    let cltrace = interposer(&scratch);
+    let exe = compile("build_failure", Header::Own, "fftx", &lib, &scratch);
+    let env = [("FFTX_CACHE_DIR", "off"), ("CLTRACE_BREAK_BUILDS", "1"), ("FFTX_LOG", "error")];
+    let (output, _) = traced(&exe, &lib, &cltrace, &env);
+    let log = String::from_utf8_lossy(&output.stderr);
+    for wanted in [
+        "fftx[error]: clfftBakePlan:",
+        "fftx[error]: fftxPlan1d:",
+        "CL_BUILD_PROGRAM_FAILURE",
+        "build log",
+        "build broken on purpose",
+    ] {
+        assert!(log.contains(wanted), "no `{wanted}` in the log:\n{log}");
+    }
+}
+
+/// The C programs of both APIs run under LeakSanitizer without a leak (c-tests/lsan.supp names what PoCL and
+/// the ICD loader keep).
+#[test]
+fn c_programs_leak_nothing() {
+    let scratch = Scratch::new("lsan");
+    let lib = library_dir();
+    let suppressions = repository().join("c-tests/lsan.supp");
+    let options = format!("suppressions={}:exitcode=23:print_suppressions=0", suppressions.display());
+    for program in ["lifecycle", "bad_input", "events", "fftx_example"] {
+        let exe = compile_with(program, Header::Own, "fftx", &lib, &scratch, &["-fsanitize=leak"]);
+        let output = run(&exe, &[], &lib, &[("LSAN_OPTIONS", &options)]);
+        let log = String::from_utf8_lossy(&output.stderr);
+        assert!(!log.contains("LeakSanitizer"), "{program}:\n{log}");
+        println!("{program}: no leak under LeakSanitizer");
+    }
 }

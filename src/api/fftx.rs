@@ -95,7 +95,7 @@ pub const FFTX_VERSION: c_int = 100;
 
 /// The status for a failure. `fallback` is what an OpenCL error means in this call: a setup or an
 /// execution failure.
-fn result_of(kind: ErrorKind, fallback: fftxResult) -> fftxResult {
+pub(crate) fn result_of(kind: ErrorKind, fallback: fftxResult) -> fftxResult {
     match kind {
         ErrorKind::InvalidPlan => FFTX_INVALID_PLAN,
         ErrorKind::InvalidSize => FFTX_INVALID_SIZE,

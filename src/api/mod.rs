@@ -33,3 +33,19 @@ pub(crate) fn non_null<T>(ptr: *const T, what: &str) -> Result<()> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_a_bugcheck() {
+        let result: Result<()> = guard("test", || panic!("a planner bug"));
+        let error = result.unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Bugcheck);
+        assert!(error.message.contains("a planner bug"), "{}", error.message);
+        assert_eq!(clfft::status_of(error.kind), clfft::CLFFT_BUGCHECK);
+        let internal = fftx::fftxResult_t::FFTX_INTERNAL_ERROR;
+        assert_eq!(fftx::result_of(error.kind, fftx::fftxResult_t::FFTX_EXEC_FAILED), internal);
+    }
+}

@@ -371,3 +371,44 @@ fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::DeviceKind;
+
+    /// A device as the driver might describe it, without double precision.
+    fn device_without_fp64() -> DeviceInfo {
+        DeviceInfo {
+            id: 0,
+            name: "a single-precision GPU".into(),
+            vendor: String::new(),
+            driver_version: String::new(),
+            device_version: String::new(),
+            platform_version: String::new(),
+            kind: DeviceKind::Gpu,
+            compute_units: 1,
+            max_work_group_size: 256,
+            local_mem_bytes: 32 << 10,
+            max_alloc_bytes: 1 << 30,
+            global_mem_bytes: 4 << 30,
+            fp64: false,
+            native_width_f32: 1,
+        }
+    }
+
+    #[test]
+    fn double_precision_needs_fp64() {
+        let device = device_without_fp64();
+        assert_eq!(check_precision(Precision::Double, &device).unwrap_err().kind, ErrorKind::DeviceNoDouble);
+        assert!(check_precision(Precision::Single, &device).is_ok());
+        assert!(check_precision(Precision::Double, &DeviceInfo { fp64: true, ..device }).is_ok());
+    }
+
+    #[test]
+    fn data_must_fit_one_allocation() {
+        let device = device_without_fp64();
+        assert!(check_allocatable(&device, 1 << 30, "data").is_ok());
+        assert_eq!(check_allocatable(&device, (1 << 30) + 1, "data").unwrap_err().kind, ErrorKind::InvalidBufferSize);
+    }
+}
