@@ -9,7 +9,8 @@
  *   build <start ns> <end ns>                                 each clBuildProgram call, with CLOCK_MONOTONIC times
  *
  * With CLTRACE_BREAK_BUILDS=1 every program built from source gets an #error line first, so that its build
- * fails with a real build log. */
+ * fails with a real build log. With CLTRACE_NO_FP64=1 every device reports no double precision: a zero
+ * CL_DEVICE_DOUBLE_FP_CONFIG and no fp64 extension. */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -131,6 +132,13 @@ static void *real_symbol(const char *name)
 
 #define WHO caller(__builtin_return_address(0))
 
+/* True when the environment variable `name` is 1. */
+static int flag(const char *name)
+{
+    const char *value = getenv(name);
+    return value && strcmp(value, "1") == 0;
+}
+
 /* Creates returning the object. */
 #define CREATE(kind, call)                                                                                        \
     do {                                                                                                          \
@@ -210,8 +218,7 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
                                      cl_int *errcode_ret)
 {
     const char *broken[2] = {"#error \"cltrace: build broken on purpose\"\n", NULL};
-    const char *flag = getenv("CLTRACE_BREAK_BUILDS");
-    if (flag && strcmp(flag, "1") == 0 && count == 1 && lengths == NULL) {
+    if (flag("CLTRACE_BREAK_BUILDS") && count == 1 && lengths == NULL) {
         broken[1] = strings[0];
         CREATE(PROGRAM, REAL(clCreateProgramWithSource)(context, 2, broken, NULL, errcode_ret));
     }
@@ -299,6 +306,55 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool b
 cl_int clEnqueueMarkerWithWaitList(cl_command_queue queue, cl_uint waits, const cl_event *wait_list, cl_event *event)
 {
     ENQUEUE(REAL(clEnqueueMarkerWithWaitList)(queue, waits, wait_list, event), event);
+}
+
+/* Copies `text` out as clGetDeviceInfo does: the size needed, and the text if it fits. */
+static cl_int answer(const char *text, size_t size, void *value, size_t *size_ret)
+{
+    size_t needed = strlen(text) + 1;
+    if (size_ret) {
+        *size_ret = needed;
+    }
+    if (value) {
+        if (size < needed) {
+            return CL_INVALID_VALUE;
+        }
+        memcpy(value, text, needed);
+    }
+    return CL_SUCCESS;
+}
+
+cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param, size_t size, void *value, size_t *size_ret)
+{
+    char extensions[8192], kept[8192] = "";
+    char *word, *rest;
+    if (!flag("CLTRACE_NO_FP64")) {
+        return REAL(clGetDeviceInfo)(device, param, size, value, size_ret);
+    }
+    if (param == CL_DEVICE_DOUBLE_FP_CONFIG) {
+        if (size_ret) {
+            *size_ret = sizeof(cl_device_fp_config);
+        }
+        if (value) {
+            if (size < sizeof(cl_device_fp_config)) {
+                return CL_INVALID_VALUE;
+            }
+            *(cl_device_fp_config *)value = 0;
+        }
+        return CL_SUCCESS;
+    }
+    if (param != CL_DEVICE_EXTENSIONS) {
+        return REAL(clGetDeviceInfo)(device, param, size, value, size_ret);
+    }
+    if (REAL(clGetDeviceInfo)(device, param, sizeof extensions, extensions, NULL) != CL_SUCCESS) {
+        return CL_INVALID_VALUE;
+    }
+    for (word = strtok_r(extensions, " ", &rest); word; word = strtok_r(NULL, " ", &rest)) {
+        if (!strstr(word, "fp64")) {
+            strcat(strcat(kept, word), " ");
+        }
+    }
+    return answer(kept, size, value, size_ret);
 }
 
 __attribute__((destructor)) static void report(void)

@@ -399,3 +399,76 @@ fn c_programs_leak_nothing() {
         println!("{program}: no leak under LeakSanitizer");
     }
 }
+
+/// `CLFFT_DUMP_PROGRAMS` writes each plan's programs to the current folder, named as clFFT names them.
+#[test]
+fn dump_programs_writes_the_kernels() {
+    let scratch = Scratch::new("dump");
+    let lib = library_dir();
+    let exe = compile("dump_programs", Header::Upstream, "fftx", &lib, &scratch);
+    let folder = scratch.0.join("out");
+    fs::create_dir_all(&folder).expect("a folder to dump into");
+    let output = Command::new(&exe)
+        .current_dir(&folder)
+        .env("LD_LIBRARY_PATH", &lib)
+        .env("FFTX_CACHE_DIR", repository().join("target").join("fftx-test-cache"))
+        .output()
+        .expect("start the C program");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let handles: Vec<String> = String::from_utf8_lossy(&output.stdout).split_whitespace().map(String::from).collect();
+    let mut files: Vec<String> = fs::read_dir(&folder)
+        .expect("the dump")
+        .map(|e| e.expect("an entry").file_name().into_string().expect("a name"))
+        .collect();
+    files.sort();
+    let one = format!("clfft.kernel.Stockham{}.cl", handles[0]);
+    assert!(files.contains(&one), "no {one} in {files:?}");
+    let two: Vec<&String> =
+        files.iter().filter(|f| f.starts_with(&format!("clfft.kernel.Stockham{}_", handles[1]))).collect();
+    assert_eq!(two.len(), 2, "the two-pass plan's programs: {files:?}");
+    for file in &files {
+        let text = fs::read_to_string(folder.join(file)).expect("a dumped program");
+        assert!(text.contains("__kernel") && text.contains("build options"), "{file} holds no kernel:\n{text}");
+    }
+}
+
+/// `FFTX_LOG=error` writes one line for every failed call, naming the function and why; without it fftx
+/// writes nothing.
+#[test]
+fn every_failure_is_logged_with_its_reason() {
+    let scratch = Scratch::new("log");
+    let lib = library_dir();
+    let exe = compile("bad_input", Header::Own, "fftx", &lib, &scratch);
+    let quiet = run(&exe, &[], &lib, &[]);
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("fftx["), "fftx wrote without FFTX_LOG");
+    let output = run(&exe, &[], &lib, &[("FFTX_LOG", "error")]);
+    let log = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = log.lines().filter(|l| l.starts_with("fftx[error]: ")).collect();
+    for line in &lines {
+        let (function, reason) = line["fftx[error]: ".len()..].split_once(": ").expect("function: reason");
+        assert!(function.starts_with("clfft") && reason.len() > 8, "{line}");
+    }
+    for wanted in [
+        "clfftGetVersion: major is a null pointer",
+        "clfftCreateDefaultPlan: a length is zero",
+        "clfftGetPlanBatchSize: no plan with handle 987654321",
+        "clfftEnqueueTransform: the input buffer holds 64 bytes; the plan reaches 128",
+        "clfftBakePlan: no command queue given",
+    ] {
+        assert!(log.contains(wanted), "no `{wanted}` in:\n{log}");
+    }
+    assert!(lines.len() >= 40, "{} failures logged:\n{log}", lines.len());
+}
+
+/// On a device without double precision (cltrace hides it), double-precision plans get
+/// CLFFT_DEVICE_NO_DOUBLE and FFTX_INVALID_DEVICE; single precision runs.
+#[test]
+fn double_precision_without_fp64() {
+    let scratch = Scratch::new("no-fp64");
+    let lib = library_dir();
+    let cltrace = interposer(&scratch);
+    let exe = compile("no_fp64", Header::Own, "fftx", &lib, &scratch);
+    let (output, _) = traced(&exe, &lib, &cltrace, &[("CLTRACE_NO_FP64", "1"), ("FFTX_LOG", "error")]);
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(log.contains("has no double precision"), "{log}");
+}

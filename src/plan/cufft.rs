@@ -334,7 +334,11 @@ impl CuPlan {
                     ErrorKind::OutOfResources | ErrorKind::MemObjectAllocationFailure | ErrorKind::InvalidBufferSize
                 );
                 match (too_large, shape.streams()) {
-                    (true, true) => {}
+                    (true, true) => crate::log!(
+                        crate::log::Topic::Info,
+                        "no device plan ({}); host executions will stream through the device",
+                        e.message
+                    ),
                     (true, false) if e.kind == ErrorKind::InvalidBufferSize => {
                         return fail(ErrorKind::InvalidSize, e.message)
                     }

@@ -113,6 +113,17 @@ impl Baked {
         Ok(baked)
     }
 
+    /// The distinct programs of the plan, in the order its steps first use them.
+    pub fn sources(&self) -> Vec<KernelSource> {
+        let mut distinct: Vec<KernelSource> = Vec::new();
+        for source in self.exec.steps.iter().map(|s| s.kernel.source()) {
+            if !distinct.contains(&source) {
+                distinct.push(source);
+            }
+        }
+        distinct
+    }
+
     /// Scratch bytes the plan needs (0 when it runs without).
     pub fn tmp_bytes(&self) -> usize {
         self.tmp_bytes

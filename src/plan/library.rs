@@ -1,6 +1,7 @@
 //! Library-wide state set by `clfftSetup` and cleared by `clfftTeardown`.
 
 use super::registry;
+use crate::codegen::KernelSource;
 use crate::log::Topic;
 use crate::runtime::cache;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -31,4 +32,28 @@ pub fn is_setup() -> bool {
 
 pub fn debug_flags() -> u64 {
     DEBUG_FLAGS.load(Ordering::Relaxed)
+}
+
+/// Writes the programs of plan `handle` to the current folder as clFFT does: `clfft.kernel.<Kind><handle>.cl`,
+/// with `_<n>` after the handle when the plan has several programs of one kind (clFFT gives each sub-plan a
+/// handle of its own instead). A file that cannot be written is reported under `FFTX_LOG=error`; the bake goes
+/// on, since the dump only serves debugging.
+pub fn dump_programs(handle: usize, sources: &[KernelSource]) {
+    let kind = |s: &KernelSource| {
+        let name = s.entry.strip_prefix("fftx_").unwrap_or(s.entry);
+        name[..1].to_ascii_uppercase() + &name[1..]
+    };
+    for (i, source) in sources.iter().enumerate() {
+        let same_kind: Vec<_> = sources.iter().enumerate().filter(|(_, s)| kind(s) == kind(source)).collect();
+        let suffix = match same_kind.iter().position(|(j, _)| *j == i) {
+            Some(n) if same_kind.len() > 1 => format!("_{n}"),
+            _ => String::new(),
+        };
+        let path = format!("clfft.kernel.{}{handle}{suffix}.cl", kind(source));
+        let text = format!("/* build options: {} */\n{}", source.options, source.source);
+        match std::fs::write(&path, text) {
+            Ok(()) => crate::log!(Topic::Info, "wrote {path}"),
+            Err(e) => crate::log!(Topic::Error, "CLFFT_DUMP_PROGRAMS: cannot write {path}: {e}"),
+        }
+    }
 }

@@ -323,11 +323,13 @@ impl Settings {
 pub struct Plan {
     settings: Settings,
     baked: Option<Baked>,
+    /// The clFFT handle of a plan in the registry: what `CLFFT_DUMP_PROGRAMS` names its files after.
+    handle: Option<usize>,
 }
 
 impl Plan {
     pub fn new(settings: Settings) -> Plan {
-        Plan { settings, baked: None }
+        Plan { settings, baked: None, handle: None }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -344,10 +346,14 @@ impl Plan {
         self.baked.as_ref()
     }
 
-    /// Bakes for the device of `queue` unless already baked.
+    /// Bakes for the device of `queue` unless already baked; writes the programs out when clFFT's setup asked.
     pub fn bake(&mut self, queue: &crate::runtime::Queue) -> Result<&Baked> {
         if self.baked.is_none() {
-            self.baked = Some(Baked::new(&self.settings, queue)?);
+            let baked = Baked::new(&self.settings, queue)?;
+            if let Some(handle) = self.handle.filter(|_| library::debug_flags() & library::DUMP_PROGRAMS != 0) {
+                library::dump_programs(handle, &baked.sources());
+            }
+            self.baked = Some(baked);
         }
         Ok(self.baked.as_ref().expect("baked just above"))
     }

@@ -18,8 +18,9 @@ fn plans() -> MutexGuard<'static, HashMap<usize, Shared>> {
     PLANS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-pub fn insert(plan: Plan) -> usize {
+pub fn insert(mut plan: Plan) -> usize {
     let handle = NEXT.fetch_add(1, Ordering::Relaxed);
+    plan.handle = Some(handle);
     plans().insert(handle, Arc::new(Mutex::new(plan)));
     handle
 }

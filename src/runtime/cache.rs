@@ -77,6 +77,7 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
     if let Some(path) = &path {
         if let Some(program) = load(context, device, key, path) {
             DISK_HITS.fetch_add(1, Ordering::Relaxed);
+            crate::log!(Topic::Info, "loaded a program from the disk cache ({})", path.display());
             return Ok(program);
         }
     }

@@ -25,6 +25,7 @@ static DEFAULT: OnceCell<DefaultStream> = OnceCell::new();
 pub fn default_stream() -> Result<&'static DefaultStream> {
     DEFAULT.get_or_try_init(|| {
         let (_, device) = default_device()?;
+        crate::log!(crate::log::Topic::Info, "default stream on {}", super::cl::device_name(device)?);
         let context = Context::create(device)?;
         let queue = Queue::create(&context, device, false)?;
         Ok(DefaultStream { context, queue })
