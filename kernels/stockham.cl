@@ -231,7 +231,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
 #if POST_TW
         /* e(k) = c (base + kmul k) mod n is linear in k: start at k = lid, step by P. */
-        if (l == 0 || POST_TW == POST_TW_GENERAL || !lanes_adjacent) {
+        if (POST_TW == POST_TW_GENERAL || l == 0 || !lanes_adjacent) {
             ulong c = coord[params[P_TW_C]] % tw_n, base = 0;
             UNROLL for (int d = 0; d < NBATCH; d++) base = (base + mul_mod(DIM_TW(d) % tw_n, coord[d] % tw_n, tw_n)) % tw_n;
             base = (base + mul_mod(tw_kmul, (ulong)lid, tw_n)) % tw_n;

@@ -11,3 +11,4 @@ if "FFTX_LIBRARY" not in os.environ:
     if built.is_file():
         os.environ["FFTX_LIBRARY"] = str(built)
 os.environ.setdefault("FFTX_CACHE_DIR", str(REPOSITORY / "target" / "fftx-test-cache"))
+os.environ["FFTX_BUILD_OPTIONS"] = "-Werror"  # a compiler warning in a kernel fails the test

@@ -58,8 +58,12 @@ pub fn clear_memory() {
     MEMORY.lock().unwrap_or_else(|e| e.into_inner()).clear();
 }
 
-/// A built program for `source` and `options` on `device` in `context`.
+/// Build options added to every program, from `FFTX_BUILD_OPTIONS` (the tests add `-Werror`).
+static EXTRA_OPTIONS: Lazy<String> = Lazy::new(|| std::env::var("FFTX_BUILD_OPTIONS").unwrap_or_default());
+
+/// A built program for `source` and `options` (plus `FFTX_BUILD_OPTIONS`) on `device` in `context`.
 pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> Result<Program> {
+    let options = &format!("{options} {}", *EXTRA_OPTIONS).trim().to_string();
     let key = key_of(device, source, options);
     let cell = {
         let mut memory = MEMORY.lock().unwrap_or_else(|e| e.into_inner());

@@ -22,6 +22,8 @@ pub static ENV: Lazy<Env> = Lazy::new(|| {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("fftx-test-cache");
         std::env::set_var("FFTX_CACHE_DIR", dir);
     }
+    // A compiler warning in a kernel fails the test that builds it.
+    std::env::set_var("FFTX_BUILD_OPTIONS", "-Werror");
     let platform = Platform::default();
     let device = Device::first(platform).expect("an OpenCL device (install pocl-opencl-icd)");
     let context = Context::builder().platform(platform).devices(device).build().expect("context");
@@ -204,28 +206,8 @@ impl Case {
             }
             let mut q = queue_ptr();
             check(clfftBakePlan(plan, 1, &mut q, None, ptr::null_mut()), "bake");
-            let mut ins = input_bufs.mems();
-            let mut outs = output_bufs.as_ref().map(|o| o.mems()).unwrap_or([ptr::null_mut(); 2]);
-            let mut event = ptr::null_mut();
             let dir = if self.direction == Dir::Forward { -1 } else { 1 };
-            check(
-                clfftEnqueueTransform(
-                    plan,
-                    dir,
-                    1,
-                    &mut q,
-                    0,
-                    ptr::null(),
-                    &mut event,
-                    ins.as_mut_ptr(),
-                    outs.as_mut_ptr(),
-                    ptr::null_mut(),
-                ),
-                "enqueue",
-            );
-            let ev = ocl::core::Event::from_raw_create_ptr(event);
-            ocl::core::wait_for_event(&ev).expect("wait");
-            check(clfftDestroyPlan(&mut plan), "destroy");
+            run_and_destroy(plan, dir, &input_bufs, output_bufs.as_ref());
         }
         let result = output_bufs.as_ref().unwrap_or(&input_bufs).download();
 
@@ -246,6 +228,33 @@ impl Case {
             }
         }
         ((err / norm.max(f64::MIN_POSITIVE)).sqrt(), result)
+    }
+}
+
+/// Enqueues `plan` (baking it if needed) on the shared queue, waits for it and destroys it.
+fn run_and_destroy(mut plan: clfftPlanHandle, dir: i32, input: &DeviceData, output: Option<&DeviceData>) {
+    let mut q = queue_ptr();
+    let mut ins = input.mems();
+    let mut outs = output.map(|o| o.mems()).unwrap_or([ptr::null_mut(); 2]);
+    let mut event = ptr::null_mut();
+    unsafe {
+        check(
+            clfftEnqueueTransform(
+                plan,
+                dir,
+                1,
+                &mut q,
+                0,
+                ptr::null(),
+                &mut event,
+                ins.as_mut_ptr(),
+                outs.as_mut_ptr(),
+                ptr::null_mut(),
+            ),
+            "enqueue",
+        );
+        ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait");
+        check(clfftDestroyPlan(&mut plan), "destroy");
     }
 }
 
@@ -560,28 +569,8 @@ impl RealCase {
             check(clfftSetPlanInStride(plan, dim, is.as_mut_ptr()), "instride");
             check(clfftSetPlanOutStride(plan, dim, os.as_mut_ptr()), "outstride");
             check(clfftSetPlanDistance(plan, idist, odist), "dist");
-            let mut q = queue_ptr();
-            let mut ins = input_bufs.mems();
-            let mut outs = output_bufs.as_ref().map(|o| o.mems()).unwrap_or([ptr::null_mut(); 2]);
-            let mut event = ptr::null_mut();
             // The direction argument is ignored for real transforms, as in clFFT.
-            check(
-                clfftEnqueueTransform(
-                    plan,
-                    1,
-                    1,
-                    &mut q,
-                    0,
-                    ptr::null(),
-                    &mut event,
-                    ins.as_mut_ptr(),
-                    outs.as_mut_ptr(),
-                    ptr::null_mut(),
-                ),
-                "enqueue",
-            );
-            ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait");
-            check(clfftDestroyPlan(&mut plan), "destroy");
+            run_and_destroy(plan, 1, &input_bufs, output_bufs.as_ref());
         }
         let result = output_bufs.as_ref().unwrap_or(&input_bufs);
         let (mut err, mut norm) = (0.0, 0.0);
