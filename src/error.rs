@@ -52,18 +52,12 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            message: message.into(),
-        }
+        Error { kind, message: message.into() }
     }
 
     /// An error from an OpenCL call: `what` names the call, `code` is its status.
     pub fn opencl(what: &str, code: i32) -> Self {
-        Error::new(
-            kind_of_cl_status(code),
-            format!("{what} failed with {} ({code})", cl_status_name(code)),
-        )
+        Error::new(kind_of_cl_status(code), format!("{what} failed with {} ({code})", cl_status_name(code)))
     }
 }
 

@@ -172,14 +172,15 @@ unsafe fn many_shape<T: Copy + Into<i64>>(
     rank: c_int,
     n: *const T,
     inembed: *const T,
-    istride: i64,
-    idist: i64,
+    istride: T,
+    idist: T,
     onembed: *const T,
-    ostride: i64,
-    odist: i64,
+    ostride: T,
+    odist: T,
     r#type: fftxType,
-    batch: i64,
+    batch: T,
 ) -> Result<Shape> {
+    let [istride, idist, ostride, odist, batch] = [istride, idist, ostride, odist, batch].map(Into::into);
     if !(1..=3).contains(&rank) {
         return fail(ErrorKind::InvalidSize, format!("rank {rank} is not 1, 2 or 3"));
     }
@@ -307,18 +308,7 @@ pub unsafe extern "C" fn fftxPlanMany(
     batch: c_int,
 ) -> fftxResult {
     run("fftxPlanMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(
-            rank,
-            n,
-            inembed,
-            istride.into(),
-            idist.into(),
-            onembed,
-            ostride.into(),
-            odist.into(),
-            r#type,
-            batch.into(),
-        );
+        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
         create_and_make(plan, shape)
     })
 }
@@ -377,18 +367,7 @@ pub unsafe extern "C" fn fftxMakePlanMany(
     workSize: *mut usize,
 ) -> fftxResult {
     run("fftxMakePlanMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(
-            rank,
-            n,
-            inembed,
-            istride.into(),
-            idist.into(),
-            onembed,
-            ostride.into(),
-            odist.into(),
-            r#type,
-            batch.into(),
-        );
+        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
         make(plan, shape, workSize)
     })
 }
@@ -468,18 +447,7 @@ pub unsafe extern "C" fn fftxEstimateMany(
     workSize: *mut usize,
 ) -> fftxResult {
     run("fftxEstimateMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(
-            rank,
-            n,
-            inembed,
-            istride.into(),
-            idist.into(),
-            onembed,
-            ostride.into(),
-            odist.into(),
-            r#type,
-            batch.into(),
-        );
+        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
         size_of(None, shape, workSize)
     })
 }
@@ -538,18 +506,7 @@ pub unsafe extern "C" fn fftxGetSizeMany(
     workArea: *mut usize,
 ) -> fftxResult {
     run("fftxGetSizeMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(
-            rank,
-            n,
-            inembed,
-            istride.into(),
-            idist.into(),
-            onembed,
-            ostride.into(),
-            odist.into(),
-            r#type,
-            batch.into(),
-        );
+        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
         size_of(Some(handle), shape, workArea)
     })
 }

@@ -67,7 +67,14 @@ impl ElementwiseKernel {
     }
 
     pub fn reach_out(&self) -> Reach {
-        Reach::of(self.element_counts().1, self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar)
+        Reach::of(
+            self.element_counts().1,
+            self.out_stride,
+            &self.batch,
+            |d| d.out_stride,
+            self.out_kind,
+            self.out_planar,
+        )
     }
 
     /// One work-item per output element (x) and transform (y).

@@ -318,7 +318,7 @@ impl Baked {
             if let Some((other, _)) = others.into_iter().find(|(_, p)| overlap(*place, *p)) {
                 return fail(
                     ErrorKind::InvalidArgValue,
-                    format!("the {name} overlaps the {other}, which the transform writes while reading the other"),
+                    format!("the {name} overlaps the {other}: the transform would write one while using the other"),
                 );
             }
         }

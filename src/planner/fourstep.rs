@@ -31,12 +31,7 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
     col_batch.extend(job.batch.iter().copied());
     let columns_fft = LogicalDim { count: columns, in_mul: f.in_mul * rows, out_mul: f.out_mul * rows, ..f };
     let columns_job = Job {
-        post_twiddle: Some(PostTwiddle {
-            modulus: n,
-            c_dim: 0,
-            k_mul: 1,
-            base_muls: vec![],
-        }),
+        post_twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
         in_side: job.in_side,
         ..Job::complex(columns_fft, col_batch, job.src, scratch)
     };
@@ -60,17 +55,8 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
     });
     let rows_fft =
         LogicalDim { count: rows, in_axis: f.out_axis, in_mul: f.out_mul, out_mul: f.out_mul * columns, ..f };
-    let rows_job = Job {
-        post_twiddle,
-        out_side: job.out_side,
-        ..Job::complex(rows_fft, row_batch, scratch, job.dst)
-    };
+    let rows_job = Job { post_twiddle, out_side: job.out_side, ..Job::complex(rows_fft, row_batch, scratch, job.dst) };
 
     let children = vec![ctx.plan_job(columns_job)?, ctx.plan_job(rows_job)?];
-    Ok(Node::FourStep {
-        n,
-        rows,
-        columns,
-        children,
-    })
+    Ok(Node::FourStep { n, rows, columns, children })
 }

@@ -91,7 +91,8 @@ pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo
         }
         let slots = transforms.div_ceil(lanes);
         let mut slots_per_item = (CPU_POINTS_PER_ITEM / (n * lanes)).max(1);
-        while slots_per_item > 1 && slots.div_ceil(slots_per_item) < CPU_ITEMS_PER_UNIT * device.compute_units as usize {
+        while slots_per_item > 1 && slots.div_ceil(slots_per_item) < CPU_ITEMS_PER_UNIT * device.compute_units as usize
+        {
             slots_per_item /= 2;
         }
         LeafShape { lanes, items_per_slot: 1, slots_per_group: 1, slots_per_item, pad_shift }
