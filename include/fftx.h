@@ -374,6 +374,50 @@ fftxResult fftxFree(void *ptr);
  */
 fftxResult fftxMemcpy(void *dst, const void *src, size_t bytes, fftxMemcpyKind kind);
 
+/*
+ Transposes `batch` packed `rows` x `cols` complex matrices in place: on return (once `outEvent`
+ completes) each holds the `cols` x `rows` transpose, row-major, where the matrix was.
+
+ `layout` is 1 (`CLFFT_COMPLEX_INTERLEAVED`: `buffers` holds one buffer) or 2 (`CLFFT_COMPLEX_PLANAR`: two,
+ real parts then imaginary parts, not overlapping); matrix b starts at element b * rows * cols.
+ `precision` is 1 (`CLFFT_SINGLE`) or 2 (`CLFFT_DOUBLE`). Squares, vectors, and rectangles whose longer
+ side is a multiple of the shorter (N x kN, kN x N) are supported; other shapes return
+ `CLFFT_NOTIMPLEMENTED` (4097). A rectangle is k in-place squares and then a permutation of blocks of N
+ values along cycles computed on the host. The only device memory allocated holds the kernels' parameters
+ and, for a rectangle, its cycles (at most 16 bytes per row of the longer side); both are kept for the
+ next call with the same shape. The transpose waits for the `numWaitEvents` events of `waitEvents`;
+ `outEvent` may be null, otherwise it receives an event the caller releases. Returns 0 (`CLFFT_SUCCESS`)
+ or a clfftStatus / OpenCL error code: see docs/status.md.
+ */
+int fftxTransposeInPlace(cl_command_queue queue,
+                         cl_mem *buffers,
+                         size_t rows,
+                         size_t cols,
+                         size_t batch,
+                         int precision,
+                         int layout,
+                         cl_uint numWaitEvents,
+                         const cl_event *waitEvents,
+                         cl_event *outEvent);
+
+/*
+ Transposes `batch` packed `rows` x `cols` complex matrices of `input` into `cols` x `rows` matrices of
+ `output` (any shape), tile by tile. The arguments are those of `fftxTransposeInPlace`, with separate input
+ and output buffer arrays of the same layout, which must not overlap; the input is left as it was.
+ Returns 0 (`CLFFT_SUCCESS`) or a clfftStatus / OpenCL error code: see docs/status.md.
+ */
+int fftxTransposeOutOfPlace(cl_command_queue queue,
+                            cl_mem *input,
+                            cl_mem *output,
+                            size_t rows,
+                            size_t cols,
+                            size_t batch,
+                            int precision,
+                            int layout,
+                            cl_uint numWaitEvents,
+                            const cl_event *waitEvents,
+                            cl_event *outEvent);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

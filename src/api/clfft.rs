@@ -81,7 +81,7 @@ pub fn status_of(kind: ErrorKind) -> clfftStatus {
     }
 }
 
-fn run(name: &str, body: impl FnOnce() -> Result<()>) -> clfftStatus {
+pub(super) fn run(name: &str, body: impl FnOnce() -> Result<()>) -> clfftStatus {
     match guard(name, body) {
         Ok(()) => CLFFT_SUCCESS,
         Err(e) => status_of(e.kind),

@@ -3,6 +3,7 @@
 
 pub mod clfft;
 pub mod fftx;
+pub mod transpose;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::log::Topic;

@@ -5,6 +5,7 @@ pub mod bluestein;
 pub mod elementwise;
 pub mod slab_twiddle;
 pub mod stockham;
+pub mod transpose;
 pub mod twiddle;
 
 use std::fmt::Write;
@@ -46,11 +47,12 @@ const ELEMENTWISE_CL: &str = include_str!("../../kernels/elementwise.cl");
 const REAL_CL: &str = include_str!("../../kernels/real.cl");
 const STOCKHAM_CL: &str = include_str!("../../kernels/stockham.cl");
 
-/// One kernel of a plan: a Stockham leaf or an elementwise pass.
+/// One kernel of a plan: a Stockham leaf, an elementwise pass or a transpose.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelSpec {
     Stockham(stockham::StockhamKernel),
     Elementwise(elementwise::ElementwiseKernel),
+    Transpose(transpose::TransposeKernel),
 }
 
 impl KernelSpec {
@@ -58,6 +60,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.source(),
             KernelSpec::Elementwise(k) => k.source(),
+            KernelSpec::Transpose(k) => k.source(),
         }
     }
 
@@ -65,6 +68,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.params(),
             KernelSpec::Elementwise(k) => k.params(),
+            KernelSpec::Transpose(k) => k.params(),
         }
     }
 
@@ -72,6 +76,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.twiddles(),
             KernelSpec::Elementwise(k) => k.twiddles(),
+            KernelSpec::Transpose(k) => k.twiddles(),
         }
     }
 
@@ -79,6 +84,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.work_size(),
             KernelSpec::Elementwise(k) => k.work_size(),
+            KernelSpec::Transpose(k) => k.work_size(),
         }
     }
 
@@ -88,6 +94,7 @@ impl KernelSpec {
         let (precision, input, output) = match self {
             KernelSpec::Stockham(k) => (k.precision, k.reach_in(), k.reach_out()),
             KernelSpec::Elementwise(k) => (k.precision, k.reach_in(), k.reach_out()),
+            KernelSpec::Transpose(k) => (k.precision, k.reach_in(), k.reach_out()),
         };
         (input.bytes(precision), output.bytes(precision))
     }
@@ -96,6 +103,7 @@ impl KernelSpec {
         match self {
             KernelSpec::Stockham(k) => k.wide_index,
             KernelSpec::Elementwise(k) => k.wide_index,
+            KernelSpec::Transpose(k) => k.wide_index,
         }
     }
 }

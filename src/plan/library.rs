@@ -21,6 +21,7 @@ pub fn setup(debug_flags: u64) {
 /// Destroys every plan and drops cached programs. Safe to call at any time, any number of times.
 pub fn teardown() {
     let plans = registry::clear();
+    super::transpose::clear();
     cache::clear_memory();
     SETUP.store(false, Ordering::Relaxed);
     crate::log!(Topic::Info, "teardown destroyed {plans} plan(s)");

@@ -6,6 +6,7 @@ mod exec;
 pub mod library;
 pub mod outofcore;
 pub mod registry;
+pub mod transpose;
 
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};

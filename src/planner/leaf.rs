@@ -48,7 +48,8 @@ fn tune() -> Tune {
     tune
 }
 
-fn is_cpu(device: &DeviceInfo) -> bool {
+/// True when kernels take the CPU shape (explicit SIMD lanes) on `device`, `FFTX_TUNE` included.
+pub(super) fn is_cpu(device: &DeviceInfo) -> bool {
     tune().profile.unwrap_or(device.kind) == DeviceKind::Cpu
 }
 

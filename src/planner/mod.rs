@@ -12,6 +12,7 @@ mod fourstep;
 pub mod leaf;
 mod multidim;
 mod real;
+pub mod transpose;
 pub mod tree;
 
 use crate::codegen::bluestein::Factor;
@@ -419,6 +420,7 @@ impl Ctx<'_> {
         let kind = match kernel {
             KernelSpec::Stockham(_) => "Stockham",
             KernelSpec::Elementwise(_) => "Elementwise",
+            KernelSpec::Transpose(_) => "Transpose",
         };
         self.steps.push(Step { kernel, src, dst });
         Node::Leaf { step: self.steps.len() - 1, kind, summary }

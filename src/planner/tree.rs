@@ -8,6 +8,9 @@ pub enum Node {
     MultiDim { lengths: Vec<usize>, batch: usize, children: Vec<Node> },
     /// n = rows * columns: column FFTs with twiddles, then row FFTs written transposed.
     FourStep { n: usize, rows: usize, columns: usize, children: Vec<Node> },
+    /// A transpose of `batch` rows x cols matrices: one kernel, or in place for a rectangle, squares and then
+    /// block cycles.
+    Transpose { rows: usize, cols: usize, batch: usize, in_place: bool, children: Vec<Node> },
     /// A long real axis of length n: a complex FFT and a separate elementwise real stage.
     RealAxis { n: usize, children: Vec<Node> },
     /// Bluestein's algorithm: n points as a cyclic convolution of length m.
@@ -29,6 +32,11 @@ impl Node {
                 writeln!(f, "{indent}FourStep {n} = {rows} rows x {columns} columns")?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
+            Node::Transpose { rows, cols, batch, in_place, children } => {
+                let place = if *in_place { "in place" } else { "out of place" };
+                writeln!(f, "{indent}Transpose {rows}x{cols} batch {batch} {place}")?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
             Node::RealAxis { n, children } => {
                 writeln!(f, "{indent}RealAxis {n}")?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
@@ -46,6 +54,7 @@ impl Node {
         match self {
             Node::MultiDim { children, .. }
             | Node::FourStep { children, .. }
+            | Node::Transpose { children, .. }
             | Node::RealAxis { children, .. }
             | Node::Bluestein { children, .. } => children.iter().map(Node::leaves).sum(),
             Node::Leaf { .. } => 1,

@@ -1,0 +1,149 @@
+//! fftx's own C functions beside the clFFT API: in-place and out-of-place transposes of complex matrices.
+//!
+//! These declarations belong in `include/fftx.h`: the cbindgen configuration that generates that header
+//! must parse this file as well as `fftx.rs`. Every function returns a clfftStatus value (`CLFFT_SUCCESS`,
+//! 0, on success; the codes of `clFFT.h` otherwise) as a plain `int`, takes clFFT's precision and layout
+//! values, and never lets a panic cross the boundary. Pointers come from C callers, who must pass null or
+//! valid pointers of the documented sizes.
+#![allow(non_snake_case, clippy::missing_safety_doc)]
+
+use super::clfft::run;
+use super::non_null;
+use crate::codegen::Precision;
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::plan::transpose::enqueue;
+use crate::plan::Layout;
+use crate::planner::transpose::TransposeProblem;
+use crate::runtime::cl::{RawEvent, RawMem};
+use crate::runtime::{Context, Queue};
+use ocl::core::ffi::{cl_command_queue, cl_event, cl_mem, cl_uint};
+use std::ffi::c_int;
+
+fn precision_of(value: c_int) -> Result<Precision> {
+    match value {
+        1 => Ok(Precision::Single),
+        2 => Ok(Precision::Double),
+        3 | 4 => fail(ErrorKind::NotImplemented, "CLFFT_SINGLE_FAST and CLFFT_DOUBLE_FAST are not implemented"),
+        _ => fail(ErrorKind::InvalidArgValue, format!("precision {value} is neither CLFFT_SINGLE nor CLFFT_DOUBLE")),
+    }
+}
+
+fn planar_of(value: c_int) -> Result<bool> {
+    match Layout::from_raw(value) {
+        Some(Layout::ComplexInterleaved) => Ok(false),
+        Some(Layout::ComplexPlanar) => Ok(true),
+        _ => fail(
+            ErrorKind::InvalidArgValue,
+            format!("layout {value} is neither CLFFT_COMPLEX_INTERLEAVED nor CLFFT_COMPLEX_PLANAR"),
+        ),
+    }
+}
+
+/// The queue, its context, the wait list and the problem, checked.
+#[allow(clippy::too_many_arguments)]
+unsafe fn prepare<'a>(
+    queue: cl_command_queue,
+    rows: usize,
+    cols: usize,
+    batch: usize,
+    precision: c_int,
+    layout: c_int,
+    in_place: bool,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+) -> Result<(Queue, Context, TransposeProblem, &'a [RawEvent])> {
+    let problem = TransposeProblem {
+        precision: precision_of(precision)?,
+        rows,
+        cols,
+        batch,
+        planar: planar_of(layout)?,
+        in_place,
+    };
+    problem.plane_bytes()?;
+    let queue = Queue::retained(queue)
+        .map_err(|e| Error::new(ErrorKind::InvalidCommandQueue, format!("invalid queue: {e}")))?;
+    let context = Context::retained(queue.context()?)
+        .map_err(|e| Error::new(ErrorKind::InvalidContext, format!("the queue's context: {e}")))?;
+    if numWaitEvents > 0 && waitEvents.is_null() {
+        return fail(ErrorKind::InvalidEventWaitList, "numWaitEvents > 0 with a null waitEvents");
+    }
+    let wait: &[RawEvent] =
+        if numWaitEvents == 0 { &[] } else { std::slice::from_raw_parts(waitEvents, numWaitEvents as usize) };
+    Ok((queue, context, problem, wait))
+}
+
+/// The one or two buffers of a layout from a caller's array.
+unsafe fn planes<'a>(list: *mut cl_mem, planar: bool, what: &str) -> Result<&'a [RawMem]> {
+    non_null(list, what)?;
+    Ok(std::slice::from_raw_parts(list, if planar { 2 } else { 1 }))
+}
+
+/// Transposes `batch` packed `rows` x `cols` complex matrices in place: on return (once `outEvent`
+/// completes) each holds the `cols` x `rows` transpose, row-major, where the matrix was.
+///
+/// `layout` is 1 (`CLFFT_COMPLEX_INTERLEAVED`: `buffers` holds one buffer) or 2 (`CLFFT_COMPLEX_PLANAR`: two,
+/// real parts then imaginary parts, not overlapping); matrix b starts at element b * rows * cols.
+/// `precision` is 1 (`CLFFT_SINGLE`) or 2 (`CLFFT_DOUBLE`). Squares, vectors, and rectangles whose longer
+/// side is a multiple of the shorter (N x kN, kN x N) are supported; other shapes return
+/// `CLFFT_NOTIMPLEMENTED` (4097). A rectangle is k in-place squares and then a permutation of blocks of N
+/// values along cycles computed on the host. The only device memory allocated holds the kernels' parameters
+/// and, for a rectangle, its cycles (at most 16 bytes per row of the longer side); both are kept for the
+/// next call with the same shape. The transpose waits for the `numWaitEvents` events of `waitEvents`;
+/// `outEvent` may be null, otherwise it receives an event the caller releases. Returns 0 (`CLFFT_SUCCESS`)
+/// or a clfftStatus / OpenCL error code: see docs/status.md.
+#[no_mangle]
+pub unsafe extern "C" fn fftxTransposeInPlace(
+    queue: cl_command_queue,
+    buffers: *mut cl_mem,
+    rows: usize,
+    cols: usize,
+    batch: usize,
+    precision: c_int,
+    layout: c_int,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+    outEvent: *mut cl_event,
+) -> c_int {
+    run("fftxTransposeInPlace", || {
+        let (queue, context, problem, wait) =
+            prepare(queue, rows, cols, batch, precision, layout, true, numWaitEvents, waitEvents)?;
+        let data = planes(buffers, problem.planar, "buffers")?;
+        let event = enqueue(&context, &queue, &problem, data, data, wait)?;
+        if !outEvent.is_null() {
+            *outEvent = event.into_raw();
+        }
+        Ok(())
+    })
+}
+
+/// Transposes `batch` packed `rows` x `cols` complex matrices of `input` into `cols` x `rows` matrices of
+/// `output` (any shape), tile by tile. The arguments are those of `fftxTransposeInPlace`, with separate input
+/// and output buffer arrays of the same layout, which must not overlap; the input is left as it was.
+/// Returns 0 (`CLFFT_SUCCESS`) or a clfftStatus / OpenCL error code: see docs/status.md.
+#[no_mangle]
+pub unsafe extern "C" fn fftxTransposeOutOfPlace(
+    queue: cl_command_queue,
+    input: *mut cl_mem,
+    output: *mut cl_mem,
+    rows: usize,
+    cols: usize,
+    batch: usize,
+    precision: c_int,
+    layout: c_int,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+    outEvent: *mut cl_event,
+) -> c_int {
+    run("fftxTransposeOutOfPlace", || {
+        let (queue, context, problem, wait) =
+            prepare(queue, rows, cols, batch, precision, layout, false, numWaitEvents, waitEvents)?;
+        let from = planes(input, problem.planar, "input")?;
+        let to = planes(output, problem.planar, "output")?;
+        let event = enqueue(&context, &queue, &problem, from, to, wait)?;
+        if !outEvent.is_null() {
+            *outEvent = event.into_raw();
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,181 @@
+//! The exported transposes: planned and built once per shape, context and device, kept, and enqueued on the
+//! caller's buffers. The block cycles of an in-place rectangle are computed when its plan is first made.
+
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::log::Topic;
+use crate::planner::transpose::{self, TransposeProblem};
+use crate::planner::BufRef;
+use crate::runtime::cl::{enqueue_marker, RawEvent, RawMem};
+use crate::runtime::{cache, device_info, Arg, Buffer, Context, Event, Kernel, Queue};
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Plans kept at most; past that the cache starts again empty.
+const KEPT: usize = 64;
+
+struct Launch {
+    kernel: Kernel,
+    params: Buffer,
+    table: Buffer,
+    global: [usize; 2],
+    local: [usize; 2],
+    src: BufRef,
+    dst: BufRef,
+    wide_index: bool,
+}
+
+struct Baked {
+    launches: Vec<Launch>,
+    /// Bytes each plane of a buffer must hold.
+    plane_bytes: usize,
+}
+
+type Key = (usize, usize, TransposeProblem);
+
+static BAKED: Lazy<Mutex<HashMap<Key, Arc<Mutex<Baked>>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+
+fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<Baked> {
+    let device = device_info(queue.device()?)?;
+    if problem.precision == crate::codegen::Precision::Double && !device.fp64 {
+        return fail(ErrorKind::DeviceNoDouble, format!("{} has no double precision", device.name));
+    }
+    let plane_bytes = problem.plane_bytes()?;
+    if plane_bytes as u64 > device.max_alloc_bytes {
+        return fail(
+            ErrorKind::InvalidBufferSize,
+            format!(
+                "the matrices take {plane_bytes} bytes per buffer, more than {} can allocate ({} bytes)",
+                device.name, device.max_alloc_bytes
+            ),
+        );
+    }
+    let exec = transpose::plan(problem, &device)?;
+    crate::log!(Topic::Plan, "transpose on {}:\n{}", device.name, exec.tree);
+    let mut launches = Vec::with_capacity(exec.steps.len());
+    for step in &exec.steps {
+        let source = step.kernel.source();
+        let program = cache::program(context, &device, &source.source, &source.options)?;
+        let (global, local) = step.kernel.work_size();
+        launches.push(Launch {
+            kernel: Kernel::create(&program, source.entry)?,
+            params: Buffer::with_data(context, &step.kernel.params())?,
+            // Transposes read no table; the argument slot still needs a buffer.
+            table: Buffer::with_data::<u8>(context, &[])?,
+            global,
+            local,
+            src: step.src,
+            dst: step.dst,
+            wide_index: step.kernel.wide_index(),
+        });
+    }
+    Ok(Baked { launches, plane_bytes })
+}
+
+/// The baked plan for `problem` on the queue's context and device, made on first use.
+fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<Arc<Mutex<Baked>>> {
+    let key = (context.raw() as usize, queue.device()? as usize, *problem);
+    if let Some(found) = BAKED.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(found.clone());
+    }
+    let made = Arc::new(Mutex::new(bake(context, queue, problem)?));
+    let mut cache = BAKED.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= KEPT {
+        cache.clear();
+    }
+    Ok(cache.entry(key).or_insert(made).clone())
+}
+
+/// Enqueues the transpose `problem` on `queue` (of `context`) after `wait`: `input` (and `output` when out of
+/// place) are one buffer, or two (real and imaginary planes) for planar data. The event completes with the
+/// transpose.
+pub fn enqueue(
+    context: &Context,
+    queue: &Queue,
+    problem: &TransposeProblem,
+    input: &[RawMem],
+    output: &[RawMem],
+    wait: &[RawEvent],
+) -> Result<Event> {
+    let planes = if problem.planar { 2 } else { 1 };
+    let output = if problem.in_place { input } else { output };
+    if queue.context()? != context.raw() {
+        return fail(ErrorKind::InvalidContext, "the queue belongs to another context");
+    }
+    let shared = baked(context, queue, problem)?;
+    let baked = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let mut places = Vec::with_capacity(2 * planes);
+    for (what, given) in [("input", input), ("output", output)] {
+        if given.len() < planes || given[..planes].iter().any(|m| m.is_null()) {
+            return fail(ErrorKind::InvalidArgValue, format!("the {what} needs {planes} buffer(s) for its layout"));
+        }
+        for (plane, &mem) in given[..planes].iter().enumerate() {
+            let size = Buffer::size_of_raw(mem)
+                .map_err(|e| Error::new(ErrorKind::InvalidMemObject, format!("{what} buffer: {e}")))?;
+            if Buffer::context_of_raw(mem)? != context.raw() {
+                return fail(ErrorKind::InvalidContext, format!("the {what} buffer belongs to another context"));
+            }
+            if size < baked.plane_bytes {
+                return fail(
+                    ErrorKind::InvalidBufferSize,
+                    format!("the {what} buffer holds {size} bytes; the transpose reaches {}", baked.plane_bytes),
+                );
+            }
+            let (root, offset) = Buffer::place_of_raw(mem)?;
+            places.push((format!("{what} plane {plane}"), root, offset, offset + baked.plane_bytes));
+        }
+        if problem.in_place {
+            break;
+        }
+    }
+    // Every plane is written while the others are read: no two may share bytes.
+    for (i, a) in places.iter().enumerate() {
+        if let Some(b) = places[i + 1..].iter().find(|b| a.1 == b.1 && a.2 < b.3 && b.2 < a.3) {
+            return fail(ErrorKind::InvalidArgValue, format!("the {} overlaps the {}", a.0, b.0));
+        }
+    }
+    let planes_of = |b: BufRef| -> [RawMem; 2] {
+        let given = if b == BufRef::Input { input } else { output };
+        [given[0], given[planes - 1]]
+    };
+    let real = |v: f64| match problem.precision {
+        crate::codegen::Precision::Single => Arg::F32(v as f32),
+        crate::codegen::Precision::Double => Arg::F64(v),
+    };
+    let mut previous: Option<Event> = None;
+    for launch in &baked.launches {
+        let [in_re, in_im] = planes_of(launch.src);
+        let [out_re, out_im] = planes_of(launch.dst);
+        let zero = if launch.wide_index { Arg::U64(0) } else { Arg::U32(0) };
+        let args = [
+            Arg::Mem(in_re),
+            Arg::Mem(in_im),
+            Arg::Mem(out_re),
+            Arg::Mem(out_im),
+            Arg::Mem(launch.table.raw()),
+            Arg::Mem(launch.params.raw()),
+            zero,
+            zero,
+            real(1.0),
+            real(1.0),
+            real(1.0),
+        ];
+        for (k, arg) in args.into_iter().enumerate() {
+            launch.kernel.set_arg(k as u32, arg)?;
+        }
+        let chain: Vec<RawEvent> = match &previous {
+            Some(e) => vec![e.raw()],
+            None => wait.to_vec(),
+        };
+        previous = Some(launch.kernel.enqueue(queue.raw(), launch.global, launch.local, &chain)?);
+    }
+    match previous {
+        Some(event) => Ok(event),
+        None => enqueue_marker(queue.raw(), wait),
+    }
+}
+
+/// Drops every kept transpose plan (teardown).
+pub fn clear() {
+    BAKED.lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
