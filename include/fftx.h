@@ -418,6 +418,25 @@ int fftxTransposeOutOfPlace(cl_command_queue queue,
                             const cl_event *waitEvents,
                             cl_event *outEvent);
 
+/*
+ Requests the no-allocation mode for one clFFT plan (`plHandle`, a clfftPlanHandle) with `enable` = 1,
+ or the ordinary mode with 0, whatever `CLFFT_REQUEST_LIB_NOMEMALLOC` said at `clfftSetup`. In that mode
+ a long 1D complex transform of length N1 x N2 with N2 = k N1 (k >= 1, N1 at most one kernel long) runs
+ on the caller's buffers with in-place transposes, and `clfftGetTmpBufSize` reports 0. As in clFFT the mode is a request: a transform that cannot run without scratch (no such
+ split, a long real or Bluestein axis) bakes as usual and reports its scratch. Takes effect at the next
+ bake. Returns 0 (`CLFFT_SUCCESS`), `CLFFT_INVALID_PLAN` (4102) or `CLFFT_INVALID_ARG_VALUE` (-50).
+ */
+int fftxSetPlanNoMemAlloc(size_t plHandle,
+                          int enable);
+
+/*
+ Writes 1 to `*enabled` when plan `plHandle` would be baked in the no-allocation mode (its own setting,
+ or else the library's from `CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`), 0 otherwise. Returns 0
+ (`CLFFT_SUCCESS`), `CLFFT_INVALID_PLAN` (4102) or `CLFFT_INVALID_HOST_PTR` (-37).
+ */
+int fftxGetPlanNoMemAlloc(size_t plHandle,
+                          int *enabled);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

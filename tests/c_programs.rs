@@ -3,7 +3,9 @@
 //! - each compiles against Debian's upstream `clFFT.h` (the ABI proof) and against ours in `include/`;
 //! - `lifecycle.c`, built as a clFFT application (`-lclFFT`), runs with `libclFFT.so` resolving to libfftx.so
 //!   (Debian's prebuilt `clFFT-client` runs on an installed fftx in `tests/install.rs`);
-//! - libfftx.so exports every function upstream's `clFFT.h` declares, and ours declares the same ones.
+//! - libfftx.so exports every function upstream's `clFFT.h` declares, and ours declares the same ones;
+//! - interposers preloaded in front of the OpenCL library (`cltrace.c`, `alloc_probe.c`) watch what
+//!   libfftx.so creates.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -248,18 +250,23 @@ fn exports_every_function_of_the_upstream_header() {
 
 /// Builds `c-tests/cltrace.c`, the interposer that keeps a ledger of OpenCL objects, as a preloadable library.
 fn interposer(scratch: &Scratch) -> PathBuf {
-    let library = scratch.0.join("libcltrace.so");
+    preloadable("cltrace", scratch)
+}
+
+/// Builds `c-tests/<source>.c` as a library to preload in front of the OpenCL library.
+fn preloadable(source: &str, scratch: &Scratch) -> PathBuf {
+    let library = scratch.0.join(format!("lib{source}.so"));
     let output = c_compiler(scratch)
         .get_compiler()
         .to_command()
         .args(["-shared", "-fPIC", "-Wno-deprecated-declarations"])
-        .arg(repository().join("c-tests/cltrace.c"))
+        .arg(repository().join("c-tests").join(format!("{source}.c")))
         .arg("-o")
         .arg(&library)
         .args(["-ldl", "-lpthread"])
         .output()
         .expect("run the C compiler");
-    assert!(output.status.success(), "compiling cltrace.c failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "compiling {source}.c failed:\n{}", String::from_utf8_lossy(&output.stderr));
     library
 }
 
@@ -471,4 +478,22 @@ fn double_precision_without_fp64() {
     let (output, _) = traced(&exe, &lib, &cltrace, &[("CLTRACE_NO_FP64", "1"), ("FFTX_LOG", "error")]);
     let log = String::from_utf8_lossy(&output.stderr);
     assert!(log.contains("has no double precision"), "{log}");
+}
+
+/// The no-allocation mode's memory bound, seen from outside: `nomemalloc.c`, a clFFT application, runs with
+/// `CLFFT_REQUEST_LIB_NOMEMALLOC=1` and `alloc_probe.c` preloaded in front of the OpenCL library, counting
+/// every `clCreateBuffer` during bake and enqueue. The program fails unless each transform (2^20 to 2^24
+/// points, both precisions, both layouts, in and out of place) reports no scratch, allocates at most 1% of
+/// its data in all and is right; a control with the mode off must show its scratch buffer to the probe.
+#[test]
+fn no_allocation_mode_stays_under_one_percent_of_the_data() {
+    let scratch = Scratch::new("nomemalloc");
+    let lib = library_dir();
+    let probe = preloadable("alloc_probe", &scratch);
+    let exe = compile("nomemalloc", Header::Own, "fftx", &lib, &scratch);
+    let preload = ("LD_PRELOAD", probe.to_str().expect("a UTF-8 path"));
+    let output = run(&exe, &[], &lib, &[preload, ("CLFFT_REQUEST_LIB_NOMEMALLOC", "1")]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    println!("{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.contains(": tmp 0,")).count(), 5, "{stdout}");
 }

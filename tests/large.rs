@@ -1,18 +1,42 @@
-//! The largest sizes CI checks: 2^24 points in one 1D transform, both precisions, in and out of place.
+//! Large 1D transforms. CI checks 2^24 points in both precisions, in and out of place, with and without the
+//! no-allocation mode. The largest sizes (2^26 and 2^27 single points, 512 MiB and 1 GiB of data, several
+//! GiB of host memory for the reference) are ignored by default: `cargo test --release --test large --
+//! --ignored` runs them.
 
 mod common;
 use common::*;
 
+fn checked(case: Case) {
+    let rmse = case.run();
+    assert!(rmse <= tolerance(case.precision), "rmse {rmse:.3e} for {case:?}");
+}
+
 #[test]
 fn sixteen_million_points() {
     for p in [Prec::Single, Prec::Double] {
-        for in_place in [false, true] {
-            let mut case = Case::new(&[1 << 24]).precision(p);
-            if in_place {
-                case = case.in_place();
-            }
-            let rmse = case.run();
-            assert!(rmse <= tolerance(p), "2^24 {p:?} in_place={in_place}: rmse {rmse:.3e}");
-        }
+        checked(Case::new(&[1 << 24]).precision(p));
+        checked(Case::new(&[1 << 24]).precision(p).in_place());
     }
+}
+
+#[test]
+fn sixteen_million_points_without_scratch() {
+    for p in [Prec::Single, Prec::Double] {
+        checked(Case::new(&[1 << 24]).precision(p).in_place().no_mem_alloc(true));
+    }
+}
+
+#[test]
+#[ignore = "512 MiB of device data and about 5 GiB of host memory; run with --ignored"]
+fn sixty_seven_million_points() {
+    checked(Case::new(&[1 << 26]).in_place());
+    checked(Case::new(&[1 << 26]).in_place().no_mem_alloc(true));
+    checked(Case::new(&[1 << 26]).no_mem_alloc(true));
+}
+
+#[test]
+#[ignore = "1 GiB of device data and about 9 GiB of host memory; run with --ignored"]
+fn one_gibibyte_in_place() {
+    checked(Case::new(&[1 << 27]).in_place().no_mem_alloc(true));
+    checked(Case::new(&[1 << 27]).in_place());
 }

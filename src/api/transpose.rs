@@ -1,4 +1,5 @@
-//! fftx's own C functions beside the clFFT API: in-place and out-of-place transposes of complex matrices.
+//! fftx's own C functions beside the clFFT API: in-place and out-of-place transposes of complex matrices,
+//! and the per-plan switch of the no-allocation mode (`CLFFT_REQUEST_LIB_NOMEMALLOC`), which runs on them.
 //!
 //! These declarations belong in `include/fftx.h`: the cbindgen configuration that generates that header
 //! must parse this file as well as `fftx.rs`. Every function returns a clfftStatus value (`CLFFT_SUCCESS`,
@@ -12,7 +13,7 @@ use super::non_null;
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::transpose::enqueue;
-use crate::plan::Layout;
+use crate::plan::{registry, Layout};
 use crate::planner::transpose::TransposeProblem;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Context, Queue};
@@ -144,6 +145,40 @@ pub unsafe extern "C" fn fftxTransposeOutOfPlace(
         if !outEvent.is_null() {
             *outEvent = event.into_raw();
         }
+        Ok(())
+    })
+}
+
+/// Requests the no-allocation mode for one clFFT plan (`plHandle`, a clfftPlanHandle) with `enable` = 1,
+/// or the ordinary mode with 0, whatever `CLFFT_REQUEST_LIB_NOMEMALLOC` said at `clfftSetup`. In that mode
+/// a long 1D complex transform of length N1 x N2 with N2 = k N1 (k >= 1, N1 at most one kernel long) runs
+/// on the caller's buffers with in-place transposes, and `clfftGetTmpBufSize` reports 0. As in clFFT the mode is a request: a transform that cannot run without scratch (no such
+/// split, a long real or Bluestein axis) bakes as usual and reports its scratch. Takes effect at the next
+/// bake. Returns 0 (`CLFFT_SUCCESS`), `CLFFT_INVALID_PLAN` (4102) or `CLFFT_INVALID_ARG_VALUE` (-50).
+#[no_mangle]
+pub extern "C" fn fftxSetPlanNoMemAlloc(plHandle: usize, enable: c_int) -> c_int {
+    run("fftxSetPlanNoMemAlloc", || {
+        let on = match enable {
+            0 => false,
+            1 => true,
+            _ => return fail(ErrorKind::InvalidArgValue, format!("enable is {enable}, not 0 or 1")),
+        };
+        let shared = registry::get(plHandle)?;
+        registry::lock(&shared).settings_mut().no_mem_alloc = Some(on);
+        Ok(())
+    })
+}
+
+/// Writes 1 to `*enabled` when plan `plHandle` would be baked in the no-allocation mode (its own setting,
+/// or else the library's from `CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`), 0 otherwise. Returns 0
+/// (`CLFFT_SUCCESS`), `CLFFT_INVALID_PLAN` (4102) or `CLFFT_INVALID_HOST_PTR` (-37).
+#[no_mangle]
+pub unsafe extern "C" fn fftxGetPlanNoMemAlloc(plHandle: usize, enabled: *mut c_int) -> c_int {
+    run("fftxGetPlanNoMemAlloc", || {
+        non_null(enabled, "enabled")?;
+        let shared = registry::get(plHandle)?;
+        let own = registry::lock(&shared).settings().no_mem_alloc;
+        *enabled = own.unwrap_or_else(crate::plan::library::no_mem_alloc) as c_int;
         Ok(())
     })
 }

@@ -9,13 +9,29 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// clFFT's `CLFFT_DUMP_PROGRAMS` debug flag.
 pub const DUMP_PROGRAMS: u64 = 1;
 
+/// The variable clFFT reads at `clfftSetup` to plan large transforms without scratch buffers.
+pub const NO_MEM_ALLOC_VAR: &str = "CLFFT_REQUEST_LIB_NOMEMALLOC";
+
 static SETUP: AtomicBool = AtomicBool::new(false);
 static DEBUG_FLAGS: AtomicU64 = AtomicU64::new(0);
+static NO_MEM_ALLOC: AtomicBool = AtomicBool::new(false);
 
-/// Records the setup flags. Calling it again while set up only updates them.
+/// Records the setup flags and reads `CLFFT_REQUEST_LIB_NOMEMALLOC`. Calling it again while set up only
+/// updates them.
+///
+/// The mode is on when the variable is set to anything but empty or `0`, and every setup reads it again, so
+/// unsetting it and calling `clfftTeardown` + `clfftSetup` switches the mode off. clFFT 2.12 differs: any
+/// value, `0` included, switches it on, and nothing switches it off before the process ends.
 pub fn setup(debug_flags: u64) {
     DEBUG_FLAGS.store(debug_flags, Ordering::Relaxed);
+    let requested = std::env::var_os(NO_MEM_ALLOC_VAR).is_some_and(|v| !v.is_empty() && v != "0");
+    NO_MEM_ALLOC.store(requested, Ordering::Relaxed);
     SETUP.store(true, Ordering::Relaxed);
+}
+
+/// The library-wide no-allocation mode, for plans without a setting of their own.
+pub fn no_mem_alloc() -> bool {
+    NO_MEM_ALLOC.load(Ordering::Relaxed)
 }
 
 /// Destroys every plan and drops cached programs. Safe to call at any time, any number of times.

@@ -65,6 +65,9 @@ pub struct Settings {
     pub forward_scale: f64,
     pub backward_scale: f64,
     pub transposed: bool,
+    /// The no-allocation mode for this plan (`fftxSetPlanNoMemAlloc`); `None` follows the library's
+    /// (`CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`) when the plan is baked.
+    pub no_mem_alloc: Option<bool>,
 }
 
 /// Strides of a packed array of `lengths`.
@@ -135,6 +138,7 @@ impl Settings {
             forward_scale: 1.0,
             backward_scale: 1.0 / total as f64,
             transposed: false,
+            no_mem_alloc: None,
         }
     }
 
@@ -275,6 +279,7 @@ impl Settings {
                 planar: self.out_layout.is_planar(),
             },
             in_place: self.in_place,
+            no_scratch: self.no_mem_alloc.unwrap_or_else(library::no_mem_alloc),
         })
     }
 

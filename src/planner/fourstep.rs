@@ -5,58 +5,273 @@
 //!    input position n1 + rows * k2 (the lanes run along n1, so reads and writes are contiguous);
 //! 2. for each k2, an FFT of length `rows` over n1 of the scratch row, written to k2 + columns * k1.
 //!
-//! Either pass may be split again. A twiddle the job itself must apply to its output is carried into
-//! pass 2, re-expressed in pass 2's coordinates.
+//! A twiddle the job itself must apply to its output is carried into the last pass, re-expressed in that
+//! pass's coordinates.
+//!
+//! When `columns` is longer than one kernel, it splits as middle * c, and the job runs in three passes over
+//! n = r b c (r = rows, b = middle) with n = m + r b n3, m = n1 + r n2, and k = k3 + c k2 + c b k1, since
+//! w_n^(n k) = w_c^(n3 k3) w_n^(m k3) w_b^(n2 k2) w_rb^(n1 k2) w_r^(n1 k1):
+//! 1. for each m, an FFT of length c over n3, times w_n^(m k3), from the source to the same positions of the
+//!    intermediate (lanes along m, which is contiguous);
+//! 2. for each (n1, k3), an FFT of length b over n2 in place, times w_rb^(n1 k2) (none when b = 1);
+//! 3. for each (k2, k3), an FFT of length r over n1: the intermediate's position n1 + r k2 + r b k3 then
+//!    holds X[k3 + c k2 + c b k1] with k1 in place of n1, so the digits come out reversed.
+//!
+//! With scratch, the intermediate is a scratch region and pass 3 stores each value where it belongs.
+//! Without (`Problem::no_scratch`), c = r: the intermediate is the destination, pass 3 runs in place, and
+//! 4. for each k2, an in-place r x r transpose trades the digits k1 and k3 (`transpose.rs`).
+//! Each leaf reads and writes whole transforms at the same positions, so passes 1-3 then need no scratch.
 
-use super::{factor, leaf, Ctx, Job, LogicalDim, Node};
-use crate::codegen::stockham::PostTwiddle;
+use super::{factor, leaf, transpose, BufRef, Ctx, Job, LogicalDim, Node, Side};
+use crate::codegen::stockham::{PostTwiddle, RealStage};
 use crate::error::{fail, ErrorKind, Result};
 
 pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     let n = job.fft.count;
-    let max_rows = leaf::max_leaf(ctx.device, ctx.problem.precision);
-    let Some((rows, columns)) = factor::four_step_split(n, max_rows) else {
+    let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
+    if ctx.problem.no_scratch {
+        let Some((a, b)) = in_place_split(n, max_leaf) else {
+            return fail(
+                ErrorKind::NotImplemented,
+                format!(
+                    "length {n} is not a * b * a with a <= {max_leaf} (and b splitting the same way when longer), \
+                     the form a transform without scratch (CLFFT_REQUEST_LIB_NOMEMALLOC) needs"
+                ),
+            );
+        };
+        return three_pass(ctx, job, (a, b, a), true);
+    }
+    let Some((rows, columns)) = factor::four_step_split(n, max_leaf) else {
         return fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step"));
     };
-    plan_split(ctx, job, rows, columns)
+    if columns <= max_leaf {
+        return plan_split(ctx, job, rows, columns);
+    }
+    let mut splits: Vec<(usize, usize)> =
+        factor::divisors(columns).into_iter().filter(|&c| c <= max_leaf).map(|c| (columns / c, c)).collect();
+    splits.sort_by_key(|&(b, c)| (b > max_leaf, b < MIN_MIDDLE, std::cmp::Reverse(c)));
+    let (b, c) = splits[0];
+    three_pass(ctx, job, (rows, b, c), false)
 }
 
-/// The four-step with a chosen split (`rows * columns == job.fft.count`).
+/// The shortest middle pass preferred when a split allows a longer one: a pass of a few points costs as much
+/// as a longer one while each of its kernels' work-items does little (measured on PoCL at 2^26: a middle
+/// of 4 points took twice the time of one of 16).
+const MIN_MIDDLE: usize = 16;
+
+/// The two-pass four-step with a chosen split (`rows * columns == job.fft.count`).
 pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
     let n = job.fft.count;
     let scratch = ctx.free_tmp(&[job.src, job.dst]);
     let f = job.fft;
 
-    let mut col_batch = vec![LogicalDim { count: rows, ..f }];
-    col_batch.extend(job.batch.iter().copied());
+    let col_batch = [vec![LogicalDim { count: rows, ..f }], job.batch.clone()].concat();
     let columns_fft = LogicalDim { count: columns, in_mul: f.in_mul * rows, out_mul: f.out_mul * rows, ..f };
+    let (col_batch, col_twiddle) =
+        innermost_first(col_batch, Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }), |d| {
+            d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis)
+        });
     let columns_job = Job {
-        post_twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+        post_twiddle: col_twiddle,
         in_side: job.in_side,
         ..Job::complex(columns_fft, col_batch, job.src, scratch)
     };
 
     // Scratch is addressed like the destination, so pass 2 reads every dimension with output axes and
     // multipliers.
-    let mut row_batch =
-        vec![LogicalDim { count: columns, in_axis: f.out_axis, in_mul: f.out_mul * rows, out_mul: f.out_mul, ..f }];
-    row_batch.extend(job.batch.iter().map(|d| LogicalDim { in_axis: d.out_axis, in_mul: d.out_mul, ..*d }));
-    // Outer twiddle: e = c[C] (sum m_d c[d] + kmul k_job) with k_job = k2 + columns k1 and k2 the new
-    // dimension 0, so every old dimension shifts up by one.
-    let post_twiddle = job.post_twiddle.map(|pt| {
-        let mut base_muls = vec![pt.k_mul % pt.modulus];
-        base_muls.extend(pt.base_muls.iter().copied());
-        PostTwiddle {
-            modulus: pt.modulus,
-            c_dim: pt.c_dim + 1,
-            k_mul: (pt.k_mul % pt.modulus) * (columns % pt.modulus) % pt.modulus,
-            base_muls,
-        }
-    });
+    let k2 = LogicalDim { count: columns, in_axis: f.out_axis, in_mul: f.out_mul * rows, out_mul: f.out_mul, ..f };
+    let row_batch = [vec![k2], on_output(&job.batch)].concat();
+    // The job's twiddle on k = k2 + columns k1, k2 the new dimension 0.
+    let post_twiddle = carried(job.post_twiddle.as_ref(), &[1], columns);
+    let (row_batch, post_twiddle) =
+        innermost_first(row_batch, post_twiddle, |d| d.out_mul * ctx.problem.layout(job.dst).stride(d.out_axis));
     let rows_fft =
         LogicalDim { count: rows, in_axis: f.out_axis, in_mul: f.out_mul, out_mul: f.out_mul * columns, ..f };
     let rows_job = Job { post_twiddle, out_side: job.out_side, ..Job::complex(rows_fft, row_batch, scratch, job.dst) };
 
     let children = vec![ctx.plan_job(columns_job)?, ctx.plan_job(rows_job)?];
     Ok(Node::FourStep { n, rows, columns, children })
+}
+
+/// The three passes of n = r b c (see the module notes), through scratch or, `in_place`, on the destination
+/// followed by the digit swap (then c = r).
+fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_place: bool) -> Result<Node> {
+    let n = job.fft.count;
+    let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
+    if in_place {
+        if job.in_side != Side::Complex || job.out_side != Side::Complex || job.stage != RealStage::None {
+            return fail(ErrorKind::NotImplemented, "a long real axis needs scratch");
+        }
+        if same_storage(ctx, job.src, job.dst) && !same_positions(ctx, &job) {
+            return fail(ErrorKind::NotImplemented, "an in-place job that moves its data needs scratch");
+        }
+    }
+    let (src, dst) = (job.src, job.dst);
+    let between = if in_place { dst } else { ctx.free_tmp(&[src, dst]) };
+    let f = job.fft;
+    let digit = |count: usize, mul: usize| LogicalDim { count, in_mul: f.in_mul * mul, out_mul: f.out_mul * mul, ..f };
+    let (n1, n2, n3) = (digit(r, 1), digit(b, r), digit(c, r * b));
+    let problem = ctx.problem;
+    let by_input = |buffer: BufRef| move |d: &LogicalDim| d.in_mul * problem.layout(buffer).stride(d.in_axis);
+    let by_output = |buffer: BufRef| move |d: &LogicalDim| d.out_mul * problem.layout(buffer).stride(d.out_axis);
+    let mut children = Vec::with_capacity(4);
+
+    // n1 and n2 together are m, one dimension of r * b contiguous positions.
+    let (batch, twiddle) = innermost_first(
+        [vec![digit(r * b, 1)], job.batch.clone()].concat(),
+        Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+        by_input(src),
+    );
+    let columns = Job { post_twiddle: twiddle, in_side: job.in_side, ..Job::complex(n3, batch, src, between) };
+    children.push(ctx.plan_job(columns)?);
+
+    let intermediate = |d: LogicalDim| LogicalDim { in_axis: d.out_axis, in_mul: d.out_mul, ..d };
+    let later_batch = on_output(&job.batch);
+    if b > 1 {
+        let (batch, twiddle) = innermost_first(
+            [vec![intermediate(n1), intermediate(n3)], later_batch.clone()].concat(),
+            Some(PostTwiddle { modulus: r * b, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+            by_input(between),
+        );
+        let middle = Job { post_twiddle: twiddle, ..Job::complex(intermediate(n2), batch, between, between) };
+        children.push(if b > max_leaf && in_place { in_place_middle(ctx, middle)? } else { ctx.plan_job(middle)? });
+    }
+
+    // Pass 3 reads row (k2, k3) at n1 + r k2 + r b k3; with scratch it stores X[k3 + c k2 + c b k1] in place.
+    let (k2, k3, k1_mul) = if in_place {
+        (intermediate(n2), intermediate(n3), f.out_mul)
+    } else {
+        (
+            LogicalDim { out_mul: f.out_mul * c, ..intermediate(n2) },
+            LogicalDim { out_mul: f.out_mul, ..intermediate(n3) },
+            f.out_mul * c * b,
+        )
+    };
+    let digits = if b > 1 { vec![k2, k3] } else { vec![k3] };
+    let digit_muls: Vec<usize> = if b > 1 { vec![c, 1] } else { vec![1] };
+    let twiddle = carried(job.post_twiddle.as_ref(), &digit_muls, c * b);
+    let (batch, twiddle) = innermost_first([digits, later_batch.clone()].concat(), twiddle, by_output(dst));
+    let rows_fft = LogicalDim { out_mul: k1_mul, ..intermediate(n1) };
+    let rows = Job { post_twiddle: twiddle, out_side: job.out_side, ..Job::complex(rows_fft, batch, between, dst) };
+    children.push(ctx.plan_job(rows)?);
+
+    if in_place {
+        let swap_batch = if b > 1 { [vec![intermediate(n2)], later_batch].concat() } else { later_batch };
+        children.push(transpose::swap_digits(ctx, dst, f.out_axis, r, (f.out_mul * r * b, f.out_mul), &swap_batch));
+    }
+    Ok(Node::ThreeFactor { n, rows: r, middle: b, columns: c, in_place, children })
+}
+
+/// A middle pass too long for one kernel, without scratch: the same decomposition again, on its own.
+fn in_place_middle(ctx: &mut Ctx, job: Job) -> Result<Node> {
+    let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
+    match in_place_split(job.fft.count, max_leaf) {
+        Some((a, b)) => three_pass(ctx, job, (a, b, a), true),
+        None => fail(ErrorKind::Bugcheck, "a middle length without an in-place split"),
+    }
+}
+
+/// The dimensions as the destination (and a scratch region addressed like it) sees them.
+fn on_output(dims: &[LogicalDim]) -> Vec<LogicalDim> {
+    dims.iter().map(|d| LogicalDim { in_axis: d.out_axis, in_mul: d.out_mul, ..*d }).collect()
+}
+
+/// The job's own twiddle in the coordinates of its last pass, whose output index is k1 and whose first
+/// batch dimensions are new digits: the job's k = sum digit_muls[i] digit_i + k_mul k1, and the job's
+/// batch dimensions follow the new ones.
+fn carried(twiddle: Option<&PostTwiddle>, digit_muls: &[usize], k_mul: usize) -> Option<PostTwiddle> {
+    twiddle.map(|pt| {
+        let m = pt.k_mul % pt.modulus;
+        let mut base_muls: Vec<usize> = digit_muls.iter().map(|&d| mul_mod(m, d, pt.modulus)).collect();
+        let shift = base_muls.len();
+        base_muls.extend(pt.base_muls.iter().copied());
+        PostTwiddle { modulus: pt.modulus, c_dim: pt.c_dim + shift, k_mul: mul_mod(m, k_mul, pt.modulus), base_muls }
+    })
+}
+
+/// Sorts batch dimensions by `stride`, shortest first: the lanes of a leaf run along dimension 0, and
+/// neighbouring lanes should touch neighbouring elements. The twiddle's dimension indices follow.
+fn innermost_first(
+    dims: Vec<LogicalDim>,
+    twiddle: Option<PostTwiddle>,
+    stride: impl Fn(&LogicalDim) -> usize,
+) -> (Vec<LogicalDim>, Option<PostTwiddle>) {
+    let mut order: Vec<usize> = (0..dims.len()).collect();
+    order.sort_by_key(|&d| stride(&dims[d]));
+    let twiddle = twiddle.map(|pt| PostTwiddle {
+        c_dim: order.iter().position(|&d| d == pt.c_dim).unwrap_or(pt.c_dim),
+        base_muls: order.iter().map(|&d| pt.base_muls.get(d).copied().unwrap_or(0)).collect(),
+        ..pt
+    });
+    (order.iter().map(|&d| dims[d]).collect(), twiddle)
+}
+
+/// True when two buffer references are the same memory (the input and output of an in-place plan are).
+fn same_storage(ctx: &Ctx, a: BufRef, b: BufRef) -> bool {
+    a == b
+        || (ctx.problem.in_place && matches!((a, b), (BufRef::Input, BufRef::Output) | (BufRef::Output, BufRef::Input)))
+}
+
+/// True when the job reads and writes complex values at the same positions of equally laid out buffers.
+fn same_positions(ctx: &Ctx, job: &Job) -> bool {
+    job.in_side == Side::Complex
+        && job.out_side == Side::Complex
+        && ctx.problem.layout(job.src) == ctx.problem.layout(job.dst)
+        && [job.fft].iter().chain(&job.batch).all(|d| d.in_axis == d.out_axis && d.in_mul == d.out_mul)
+}
+
+/// The split n = a * b * a of an in-place four-step: a at most one kernel long, preferring b = 1 (three
+/// passes), then b at most one kernel (four passes) and at least `MIN_MIDDLE`, then a b that splits the same
+/// way again; the largest a first.
+fn in_place_split(n: usize, max_leaf: usize) -> Option<(usize, usize)> {
+    let mut candidates: Vec<(usize, usize)> = factor::divisors(n)
+        .into_iter()
+        .filter(|&a| a > 1 && a <= max_leaf && n % (a * a) == 0)
+        .map(|a| (a, n / (a * a)))
+        .collect();
+    candidates.sort_by_key(|&(a, b)| (b > 1, b > max_leaf, b < MIN_MIDDLE, std::cmp::Reverse(a)));
+    candidates.into_iter().find(|&(_, b)| b <= max_leaf || in_place_split(b, max_leaf).is_some())
+}
+
+/// (x * y) mod m without overflow.
+fn mul_mod(x: usize, y: usize, m: usize) -> usize {
+    (x as u128 * y as u128 % m as u128) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_place_splits_prefer_fewer_passes_then_middles_of_16_then_longer_outer_factors() {
+        assert_eq!(in_place_split(1 << 20, 4096), Some((1024, 1)));
+        assert_eq!(in_place_split(1 << 26, 4096), Some((2048, 16)));
+        assert_eq!(in_place_split(1 << 27, 4096), Some((2048, 32)));
+        assert_eq!(in_place_split(3 << 20, 4096), Some((256, 48)));
+        assert_eq!(in_place_split(3usize.pow(15), 4096), Some((729, 27)));
+        assert_eq!(in_place_split(10usize.pow(7), 4096), Some((500, 40)));
+        // A middle of 2 is avoided: 2^13 = 16 * 32 * 16 rather than 64 * 2 * 64.
+        assert_eq!(in_place_split(1 << 13, 4096), Some((16, 32)));
+        assert_eq!(in_place_split(8, 2), Some((2, 2)));
+        // 2^20 with kernels of 64: 64 * 256 * 64, and 256 = 16 * 1 * 16 again.
+        assert_eq!(in_place_split(1 << 20, 64), Some((64, 256)));
+        assert_eq!(in_place_split(2 * 3 * 5 * 7 * 11 * 13, 4096), None);
+        assert_eq!(in_place_split(2 * 121 * 169, 64), Some((13, 242)));
+    }
+
+    #[test]
+    fn carried_twiddles_follow_the_new_digits() {
+        let pt = PostTwiddle { modulus: 1000, c_dim: 1, k_mul: 3, base_muls: vec![7, 0] };
+        let moved = carried(Some(&pt), &[40, 1], 160).unwrap();
+        assert_eq!(moved, PostTwiddle { modulus: 1000, c_dim: 3, k_mul: 480, base_muls: vec![120, 3, 7, 0] });
+    }
+
+    #[test]
+    fn ordering_keeps_the_twiddle_on_its_dimension() {
+        let dim = |count, mul| LogicalDim::along(super::super::Axis::Dim(0), count, mul, mul);
+        let pt = PostTwiddle { modulus: 64, c_dim: 0, k_mul: 1, base_muls: vec![0, 5] };
+        let (dims, pt) = innermost_first(vec![dim(4, 16), dim(16, 1)], Some(pt), |d| d.in_mul);
+        assert_eq!(dims, vec![dim(16, 1), dim(4, 16)]);
+        assert_eq!(pt.unwrap(), PostTwiddle { modulus: 64, c_dim: 1, k_mul: 1, base_muls: vec![5, 0] });
+    }
 }

@@ -20,6 +20,7 @@ use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
 use crate::codegen::{KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
+use crate::log::Topic;
 use crate::runtime::DeviceInfo;
 use std::borrow::Cow;
 pub use tree::Node;
@@ -83,6 +84,9 @@ pub struct Problem {
     pub output: BufferLayout,
     /// Input and output are the same storage.
     pub in_place: bool,
+    /// Plan without scratch where the transform allows (`CLFFT_REQUEST_LIB_NOMEMALLOC`): long 1D complex
+    /// axes run in place with in-place transposes; any other transform that needs scratch still gets it.
+    pub no_scratch: bool,
 }
 
 impl Problem {
@@ -151,11 +155,30 @@ impl ExecPlan {
     }
 }
 
-/// Plans `problem` for `device`.
+/// Plans `problem` for `device`. A problem asking for no scratch (`no_scratch`) that cannot run without it
+/// gets the ordinary plan with scratch, as clFFT treats `CLFFT_REQUEST_LIB_NOMEMALLOC`: a request.
 pub fn plan(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
     if problem.lengths.is_empty() || problem.lengths.iter().chain([&problem.batch]).any(|&l| l == 0) {
         return fail(ErrorKind::InvalidArgValue, "lengths and batch must be at least 1");
     }
+    if !problem.no_scratch {
+        return plan_as_asked(problem, device);
+    }
+    let why = match plan_as_asked(problem, device) {
+        Ok(exec) if exec.tmp_regions == 0 => return Ok(exec),
+        Ok(exec) => format!("its plan needs scratch:\n{}", exec.tree),
+        Err(e) if e.kind == ErrorKind::NotImplemented => e.message,
+        Err(e) => return Err(e),
+    };
+    crate::log!(
+        Topic::Info,
+        "no-allocation mode requested for lengths {:?}, but {why}; planning with scratch",
+        problem.lengths
+    );
+    plan_as_asked(&Problem { no_scratch: false, ..problem.clone() }, device)
+}
+
+fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
     let mut ctx = Ctx { problem, device, steps: Vec::new(), tmp_regions: 0, region_elements: problem.elements() };
     let tree = multidim::plan(&mut ctx)?;
     Ok(ExecPlan { tree, steps: ctx.steps, tmp_regions: ctx.tmp_regions, region_elements: ctx.region_elements })

@@ -1,4 +1,5 @@
-//! Transposes as plan steps: the exported transpose API's plans.
+//! Transposes as plan steps: the exported transpose API's plans, and the in-place digit swap that ends a
+//! four-step run without scratch (`fourstep.rs`).
 //!
 //! In place, a square is one kernel (tile pairs swapped). An N x kN or kN x N matrix is k in-place N x N
 //! squares and one permutation of blocks of N contiguous values (DESIGN.md, "In-place transposes"):
@@ -7,7 +8,7 @@
 //! - kN x N: square j is rows jN..jN+N-1 (contiguous); once each is transposed, block j N + c holds row
 //!   c k + j of the result, so the blocks move as a k x N matrix is transposed.
 
-use super::{leaf, BufRef, ExecPlan, Node};
+use super::{leaf, Axis, BufRef, Ctx, ExecPlan, LogicalDim, Node, Side};
 use crate::codegen::stockham::BatchDim;
 use crate::codegen::transpose::{TransposeKernel, TransposeOp};
 use crate::codegen::{KernelSpec, Precision, Reach};
@@ -134,6 +135,39 @@ pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan>
     }
     let tree = Node::Transpose { rows, cols, batch, in_place, children };
     Ok(ExecPlan { tree, steps: plan_steps, tmp_regions: 0, region_elements: 0 })
+}
+
+/// The in-place swap of two digits of a job's output index: for every combination of the `batch` dimensions,
+/// the values at positions i * row + j * col (i, j < `size`, both multipliers of `axis` in `buffer`) trade
+/// places with those at j * row + i * col.
+pub(super) fn swap_digits(
+    ctx: &mut Ctx,
+    buffer: BufRef,
+    axis: Axis,
+    size: usize,
+    (row_mul, col_mul): (usize, usize),
+    batch: &[LogicalDim],
+) -> Node {
+    let dims: Vec<(Axis, usize)> =
+        [(axis, row_mul)].into_iter().chain(batch.iter().map(|d| (d.out_axis, d.out_mul))).collect();
+    let resolved = ctx.resolve(buffer, Side::Complex, (axis, col_mul), &dims);
+    let counts: Vec<usize> = [size].into_iter().chain(batch.iter().map(|d| d.count)).collect();
+    let kernel = TransposeKernel {
+        precision: ctx.problem.precision,
+        op: TransposeOp::Square { size, row_stride: resolved.batch[0], col_stride: resolved.fft },
+        batch: batch
+            .iter()
+            .zip(&resolved.batch[1..])
+            .filter(|(d, _)| d.count > 1)
+            .map(|(d, &stride)| BatchDim { count: d.count, in_stride: stride, out_stride: stride })
+            .collect(),
+        in_planar: resolved.planar,
+        out_planar: resolved.planar,
+        lanes: lanes(ctx.device),
+        wide_index: ctx.wide(buffer, buffer, &resolved, &resolved, (size, size), &counts),
+    };
+    let summary = describe(&kernel, buffer, buffer);
+    ctx.push(KernelSpec::Transpose(kernel), buffer, buffer, summary)
 }
 
 fn describe(k: &TransposeKernel, src: BufRef, dst: BufRef) -> String {

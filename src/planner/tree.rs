@@ -8,6 +8,9 @@ pub enum Node {
     MultiDim { lengths: Vec<usize>, batch: usize, children: Vec<Node> },
     /// n = rows * columns: column FFTs with twiddles, then row FFTs written transposed.
     FourStep { n: usize, rows: usize, columns: usize, children: Vec<Node> },
+    /// n = rows * middle * columns in three FFT passes (columns, middle when > 1, rows); the last stores each
+    /// value in place, or, `in_place` (no scratch, rows = columns), an in-place transpose follows.
+    ThreeFactor { n: usize, rows: usize, middle: usize, columns: usize, in_place: bool, children: Vec<Node> },
     /// A transpose of `batch` rows x cols matrices: one kernel, or in place for a rectangle, squares and then
     /// block cycles.
     Transpose { rows: usize, cols: usize, batch: usize, in_place: bool, children: Vec<Node> },
@@ -32,6 +35,11 @@ impl Node {
                 writeln!(f, "{indent}FourStep {n} = {rows} rows x {columns} columns")?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
+            Node::ThreeFactor { n, rows, middle, columns, in_place, children } => {
+                let place = if *in_place { ", in place" } else { "" };
+                writeln!(f, "{indent}ThreeFactor {n} = {rows} rows x {middle} x {columns} columns{place}")?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
             Node::Transpose { rows, cols, batch, in_place, children } => {
                 let place = if *in_place { "in place" } else { "out of place" };
                 writeln!(f, "{indent}Transpose {rows}x{cols} batch {batch} {place}")?;
@@ -54,6 +62,7 @@ impl Node {
         match self {
             Node::MultiDim { children, .. }
             | Node::FourStep { children, .. }
+            | Node::ThreeFactor { children, .. }
             | Node::Transpose { children, .. }
             | Node::RealAxis { children, .. }
             | Node::Bluestein { children, .. } => children.iter().map(Node::leaves).sum(),

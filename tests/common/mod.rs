@@ -69,6 +69,9 @@ pub struct Case {
     pub out_dist: Option<usize>,
     pub direction: Dir,
     pub transposed: bool,
+    /// The plan's own no-allocation mode (`fftxSetPlanNoMemAlloc`); when on, the run also checks that the
+    /// plan reports no scratch.
+    pub no_mem_alloc: Option<bool>,
 }
 
 impl Case {
@@ -86,6 +89,7 @@ impl Case {
             out_dist: None,
             direction: Dir::Forward,
             transposed: false,
+            no_mem_alloc: None,
         }
     }
     pub fn batch(mut self, b: usize) -> Self {
@@ -125,6 +129,10 @@ impl Case {
     }
     pub fn transposed(mut self) -> Self {
         self.transposed = true;
+        self
+    }
+    pub fn no_mem_alloc(mut self, on: bool) -> Self {
+        self.no_mem_alloc = Some(on);
         self
     }
 
@@ -204,8 +212,16 @@ impl Case {
             if self.transposed {
                 check(clfftSetPlanTransposeResult(plan, 2), "transposed");
             }
+            if let Some(on) = self.no_mem_alloc {
+                check(fftx::api::transpose::fftxSetPlanNoMemAlloc(plan, on as i32), "no-allocation mode");
+            }
             let mut q = queue_ptr();
             check(clfftBakePlan(plan, 1, &mut q, None, ptr::null_mut()), "bake");
+            if self.no_mem_alloc == Some(true) {
+                let mut tmp = usize::MAX;
+                check(clfftGetTmpBufSize(plan, &mut tmp), "tmp size");
+                assert_eq!(tmp, 0, "scratch reported in the no-allocation mode");
+            }
             let dir = if self.direction == Dir::Forward { -1 } else { 1 };
             run_and_destroy(plan, dir, &input_bufs, output_bufs.as_ref());
         }

@@ -1,0 +1,47 @@
+//! Decompositions three and four levels deep, exercised with small sizes by capping the single-kernel
+//! length at 16 (`FFTX_TUNE=max_leaf=16`): four-steps, three-pass splits whose middle pass is split again
+//! (through scratch, or in place without it), carried twiddles, real transforms around them, batches,
+//! strides, layouts and both directions. `deep_cpu.rs` and `deep_gpu.rs` run them with each kernel shape.
+
+use super::common::*;
+
+fn checked(case: Case) {
+    let rmse = case.run();
+    assert!(rmse <= tolerance(case.precision), "rmse {rmse:.3e} for {case:?}");
+}
+
+/// 1024 = 16 x 4 x 16; 2187 = 9 x 27 x 9 with 27 = 9 x 3 in its own scratch; 2^14 = 16 x 64 x 16 with
+/// 64 = 16 x 4; 300 = 15 x 2 x 10. Every case builds its own kernels (PoCL takes about a second each), so
+/// double precision runs one case: the plans are the same.
+pub fn with_scratch() {
+    for n in [1024, 2187, 1 << 14, 300] {
+        checked(Case::new(&[n]));
+    }
+    checked(Case::new(&[2187]).double());
+    checked(Case::new(&[1024]).batch(3).in_place().backward());
+    checked(Case::new(&[2187]).batch(2).planar(true, false));
+    checked(Case::new(&[300, 6]).in_place().planar(true, true));
+    checked(Case::new(&[5, 1 << 12]).backward());
+    checked(Case::new(&[1 << 12]).strides(&[3], &[2]).dists(3 << 12, 1 << 13).batch(2));
+}
+
+/// 4096 = 16 x 16 x 16; 2^16 = 16 x 256 x 16 with 256 = 16 x 1 x 16 in place again; 40898 = 13 x 242 x 13
+/// with 242 = 11 x 2 x 11.
+pub fn without_scratch() {
+    for n in [4096, 1 << 16, 2 * 121 * 169] {
+        checked(Case::new(&[n]).in_place().no_mem_alloc(true));
+    }
+    checked(Case::new(&[1 << 16]).double().in_place().no_mem_alloc(true));
+    checked(Case::new(&[4096]).batch(3).in_place().backward().no_mem_alloc(true));
+    checked(Case::new(&[729]).batch(2).planar(false, true).no_mem_alloc(true));
+    checked(Case::new(&[1 << 12, 3]).in_place().planar(true, true).no_mem_alloc(true));
+    checked(Case::new(&[7, 4096]).in_place().backward().no_mem_alloc(true));
+}
+
+/// Long real axes: a complex three-pass of half the length through scratch around an edge pass.
+pub fn real_axes_around_three_passes() {
+    for dir in [RealDir::R2C, RealDir::C2R] {
+        let rmse = RealCase::new(&[2048], dir).batch(2).run();
+        assert!(rmse <= tolerance(Prec::Single), "rmse {rmse:.3e} for 2048 {dir:?}");
+    }
+}
