@@ -1,6 +1,6 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
-use super::{Direction, Settings};
+use super::{enqueue_chain, real_arg, Direction, Settings, StepLaunch};
 use crate::codegen::{KernelSource, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
@@ -191,14 +191,10 @@ impl Baked {
                 BufRef::Tmp(_) => [tmp; 2],
             }
         };
-        let real = |v: f64| match self.precision {
-            Precision::Single => Arg::F32(v as f32),
-            Precision::Double => Arg::F64(v),
-        };
+        let real = |v: f64| real_arg(self.precision, v);
         let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
         let last = self.launches.len() - 1;
-        let mut previous: Option<Event> = None;
-        for (i, launch) in self.launches.iter().enumerate() {
+        let steps = self.launches.iter().enumerate().map(|(i, launch)| {
             let [in_re, in_im] = buffers(launch.src);
             let [out_re, out_im] = buffers(launch.dst);
             let index = |v: usize| {
@@ -208,29 +204,27 @@ impl Baked {
                     Arg::U32(v as u32)
                 }
             };
-            let args = [
-                Arg::Mem(in_re),
-                Arg::Mem(in_im),
-                Arg::Mem(out_re),
-                Arg::Mem(out_im),
-                Arg::Mem(launch.table.raw()),
-                Arg::Mem(launch.params.raw()),
-                index(launch.src_offset),
-                index(launch.dst_offset),
-                real(if i == 0 { sign } else { 1.0 }),
-                real(if i == last { sign } else { 1.0 }),
-                real(if i == last { scale } else { 1.0 }),
-            ];
-            for (k, arg) in args.into_iter().enumerate() {
-                launch.kernel.set_arg(k as u32, arg)?;
+            StepLaunch {
+                kernel: &launch.kernel,
+                global: launch.global,
+                local: launch.local,
+                args: [
+                    Arg::Mem(in_re),
+                    Arg::Mem(in_im),
+                    Arg::Mem(out_re),
+                    Arg::Mem(out_im),
+                    Arg::Mem(launch.table.raw()),
+                    Arg::Mem(launch.params.raw()),
+                    index(launch.src_offset),
+                    index(launch.dst_offset),
+                    real(if i == 0 { sign } else { 1.0 }),
+                    real(if i == last { sign } else { 1.0 }),
+                    real(if i == last { scale } else { 1.0 }),
+                ],
             }
-            let chain: Vec<RawEvent> = match &previous {
-                Some(e) => vec![e.raw()],
-                None => wait.to_vec(),
-            };
-            previous = Some(launch.kernel.enqueue(queue.raw(), launch.global, launch.local, &chain)?);
-        }
-        previous.ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))
+        });
+        enqueue_chain(queue, wait, steps)?
+            .ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))
     }
 
     /// The one or two planes of a user buffer set, checked against the bytes the plan reaches, and the

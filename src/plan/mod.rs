@@ -11,7 +11,8 @@ pub mod transpose;
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::planner::{BufferLayout, Problem, TransformKind};
-use crate::runtime::Context;
+use crate::runtime::cl::RawEvent;
+use crate::runtime::{Arg, Context, Event, Kernel, Queue};
 pub use exec::Baked;
 
 /// Data layouts, with clFFT's values.
@@ -366,5 +367,42 @@ impl Plan {
 
     pub fn baked_mut(&mut self) -> Option<&mut Baked> {
         self.baked.as_mut()
+    }
+}
+
+/// One kernel launch of a baked step: the kernel, its global and local sizes and its eleven arguments
+/// (the Stockham and transpose kernels share one signature).
+pub(crate) struct StepLaunch<'a> {
+    pub kernel: &'a Kernel,
+    pub global: [usize; 2],
+    pub local: [usize; 2],
+    pub args: [Arg; 11],
+}
+
+/// Enqueues `steps` on `queue` one after another, the first after `wait`; the last one's event, if any.
+pub(crate) fn enqueue_chain<'a>(
+    queue: &Queue,
+    wait: &[RawEvent],
+    steps: impl IntoIterator<Item = StepLaunch<'a>>,
+) -> Result<Option<Event>> {
+    let mut previous: Option<Event> = None;
+    for step in steps {
+        for (k, arg) in step.args.into_iter().enumerate() {
+            step.kernel.set_arg(k as u32, arg)?;
+        }
+        let chain: Vec<RawEvent> = match &previous {
+            Some(e) => vec![e.raw()],
+            None => wait.to_vec(),
+        };
+        previous = Some(step.kernel.enqueue(queue.raw(), step.global, step.local, &chain)?);
+    }
+    Ok(previous)
+}
+
+/// A real-valued kernel argument in the plan's precision.
+pub(crate) fn real_arg(precision: Precision, v: f64) -> Arg {
+    match precision {
+        Precision::Single => Arg::F32(v as f32),
+        Precision::Double => Arg::F64(v),
     }
 }

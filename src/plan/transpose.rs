@@ -1,6 +1,7 @@
 //! The exported transposes: planned and built once per shape, context and device, kept, and enqueued on the
 //! caller's buffers. The block cycles of an in-place rectangle are computed when its plan is first made.
 
+use super::{enqueue_chain, real_arg, StepLaunch};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::transpose::{self, TransposeProblem};
@@ -138,38 +139,31 @@ pub fn enqueue(
         let given = if b == BufRef::Input { input } else { output };
         [given[0], given[planes - 1]]
     };
-    let real = |v: f64| match problem.precision {
-        crate::codegen::Precision::Single => Arg::F32(v as f32),
-        crate::codegen::Precision::Double => Arg::F64(v),
-    };
-    let mut previous: Option<Event> = None;
-    for launch in &baked.launches {
+    let one = real_arg(problem.precision, 1.0);
+    let steps = baked.launches.iter().map(|launch| {
         let [in_re, in_im] = planes_of(launch.src);
         let [out_re, out_im] = planes_of(launch.dst);
         let zero = if launch.wide_index { Arg::U64(0) } else { Arg::U32(0) };
-        let args = [
-            Arg::Mem(in_re),
-            Arg::Mem(in_im),
-            Arg::Mem(out_re),
-            Arg::Mem(out_im),
-            Arg::Mem(launch.table.raw()),
-            Arg::Mem(launch.params.raw()),
-            zero,
-            zero,
-            real(1.0),
-            real(1.0),
-            real(1.0),
-        ];
-        for (k, arg) in args.into_iter().enumerate() {
-            launch.kernel.set_arg(k as u32, arg)?;
+        StepLaunch {
+            kernel: &launch.kernel,
+            global: launch.global,
+            local: launch.local,
+            args: [
+                Arg::Mem(in_re),
+                Arg::Mem(in_im),
+                Arg::Mem(out_re),
+                Arg::Mem(out_im),
+                Arg::Mem(launch.table.raw()),
+                Arg::Mem(launch.params.raw()),
+                zero,
+                zero,
+                one,
+                one,
+                one,
+            ],
         }
-        let chain: Vec<RawEvent> = match &previous {
-            Some(e) => vec![e.raw()],
-            None => wait.to_vec(),
-        };
-        previous = Some(launch.kernel.enqueue(queue.raw(), launch.global, launch.local, &chain)?);
-    }
-    match previous {
+    });
+    match enqueue_chain(queue, wait, steps)? {
         Some(event) => Ok(event),
         None => enqueue_marker(queue.raw(), wait),
     }
