@@ -370,6 +370,7 @@ fn measure_clfft_api(
 
 #[cfg(vkfft)]
 fn measure_vkfft(bench: &Bench, case: &Case, prepared: &Prepared) -> Result<Measurement, Failure> {
+    vkfft_survives(case)?;
     let (cl, buffers) = (&bench.cl, &prepared.buffers);
     buffers.reset(cl).map_err(Failure::Error)?;
     let start = Instant::now();
@@ -382,6 +383,38 @@ fn measure_vkfft(bench: &Bench, case: &Case, prepared: &Prepared) -> Result<Meas
         output: Some(read_result(bench, case, buffers)?),
         ..Measurement::default()
     })
+}
+
+/// Set in the child process of `vkfft_survives`.
+#[cfg(vkfft)]
+const PROBE_VAR: &str = "FFTX_BENCH_VKFFT_PROBE";
+
+/// VkFFT runs in this process, where a crash in one of its kernels (PoCL runs them as native code) would end
+/// the whole run: each case runs once first in a child process, and a case that kills the child is reported
+/// as a failure instead of being run here.
+#[cfg(vkfft)]
+fn vkfft_survives(case: &Case) -> Result<(), Failure> {
+    use std::os::unix::process::ExitStatusExt;
+    if std::env::var_os(PROBE_VAR).is_some() {
+        return Ok(());
+    }
+    let program = std::env::current_exe().map_err(|e| Failure::Error(format!("no path to this program: {e}")))?;
+    let out = std::env::temp_dir().join(format!("fftx-bench-vkfft-probe-{}", std::process::id()));
+    let size = case.size_label();
+    let status = std::process::Command::new(program)
+        .args(["--sizes", &size, "--precision", case.precision.name(), "--kind", case.kind.name()])
+        .args(["--only", "vkfft", "--runs", "1", "--out"])
+        .arg(&out)
+        .env(PROBE_VAR, "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| Failure::Error(format!("cannot start the VkFFT probe: {e}")))?;
+    let _ = std::fs::remove_dir_all(&out);
+    match status.signal() {
+        Some(signal) => Err(Failure::Error(format!("VkFFT crashed this case in a probe process (signal {signal})"))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(not(vkfft))]
