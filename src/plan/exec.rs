@@ -1,24 +1,15 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
-use super::{enqueue_chain, real_arg, Direction, Settings, StepLaunch};
+use super::{enqueue_chain, real_arg, Direction, KernelLaunch, Settings};
 use crate::codegen::{KernelSource, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
-use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
+use crate::runtime::{cache, device_info, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
 
 struct Launch {
-    kernel: Kernel,
-    table: Buffer,
-    params: Buffer,
-    global: [usize; 2],
-    local: [usize; 2],
-    src: BufRef,
-    dst: BufRef,
-    src_offset: usize,
-    dst_offset: usize,
-    wide_index: bool,
+    run: KernelLaunch,
     /// Bytes the kernel reaches into each plane of its source and destination, offsets included.
     src_reach: usize,
     dst_reach: usize,
@@ -82,16 +73,18 @@ impl Baked {
             launches.push(Launch {
                 src_reach: src_reach + offset_bytes(step.src),
                 dst_reach: dst_reach + offset_bytes(step.dst),
-                kernel: Kernel::create(program, source.entry)?,
-                table: upload_table(&context, &step.kernel.twiddles(), settings.precision)?,
-                params: Buffer::with_data(&context, &step.kernel.params())?,
-                global,
-                local,
-                src: step.src,
-                dst: step.dst,
-                src_offset: exec.offset(step.src),
-                dst_offset: exec.offset(step.dst),
-                wide_index: step.kernel.wide_index(),
+                run: KernelLaunch {
+                    kernel: Kernel::create(program, source.entry)?,
+                    table: upload_table(&context, &step.kernel.twiddles(), settings.precision)?,
+                    params: Buffer::with_data(&context, &step.kernel.params())?,
+                    global,
+                    local,
+                    src: step.src,
+                    dst: step.dst,
+                    src_offset: exec.offset(step.src),
+                    dst_offset: exec.offset(step.dst),
+                    wide_index: step.kernel.wide_index(),
+                },
             });
         }
         let precision = settings.precision;
@@ -168,19 +161,22 @@ impl Baked {
             BufRef::Tmp(_) => tmp_size,
         };
         // A planner mistake must never become an out-of-bounds write in the caller's memory.
-        if let Some((i, l)) =
-            self.launches.iter().enumerate().find(|(_, l)| l.src_reach > size(l.src) || l.dst_reach > size(l.dst))
+        if let Some((i, l)) = self
+            .launches
+            .iter()
+            .enumerate()
+            .find(|(_, l)| l.src_reach > size(l.run.src) || l.dst_reach > size(l.run.dst))
         {
             return fail(
                 ErrorKind::Bugcheck,
                 format!(
                     "step {i} would reach {} bytes of {:?} ({} there) and {} of {:?} ({} there)",
                     l.src_reach,
-                    l.src,
-                    size(l.src),
+                    l.run.src,
+                    size(l.run.src),
                     l.dst_reach,
-                    l.dst,
-                    size(l.dst)
+                    l.run.dst,
+                    size(l.run.dst)
                 ),
             );
         }
@@ -195,33 +191,13 @@ impl Baked {
         let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
         let last = self.launches.len() - 1;
         let steps = self.launches.iter().enumerate().map(|(i, launch)| {
-            let [in_re, in_im] = buffers(launch.src);
-            let [out_re, out_im] = buffers(launch.dst);
-            let index = |v: usize| {
-                if launch.wide_index {
-                    Arg::U64(v as u64)
-                } else {
-                    Arg::U32(v as u32)
-                }
-            };
-            StepLaunch {
-                kernel: &launch.kernel,
-                global: launch.global,
-                local: launch.local,
-                args: [
-                    Arg::Mem(in_re),
-                    Arg::Mem(in_im),
-                    Arg::Mem(out_re),
-                    Arg::Mem(out_im),
-                    Arg::Mem(launch.table.raw()),
-                    Arg::Mem(launch.params.raw()),
-                    index(launch.src_offset),
-                    index(launch.dst_offset),
-                    real(if i == 0 { sign } else { 1.0 }),
-                    real(if i == last { sign } else { 1.0 }),
-                    real(if i == last { scale } else { 1.0 }),
-                ],
-            }
+            let run = &launch.run;
+            let reals = [
+                real(if i == 0 { sign } else { 1.0 }),
+                real(if i == last { sign } else { 1.0 }),
+                real(if i == last { scale } else { 1.0 }),
+            ];
+            run.bind(buffers(run.src), buffers(run.dst), reals)
         });
         enqueue_chain(queue, wait, steps)?
             .ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))

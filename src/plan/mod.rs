@@ -10,9 +10,10 @@ pub mod transpose;
 
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
+use crate::planner::BufRef;
 use crate::planner::{BufferLayout, Problem, TransformKind};
-use crate::runtime::cl::RawEvent;
-use crate::runtime::{Arg, Context, Event, Kernel, Queue};
+use crate::runtime::cl::{RawEvent, RawMem};
+use crate::runtime::{Arg, Buffer, Context, Event, Kernel, Queue};
 pub use exec::Baked;
 
 /// Data layouts, with clFFT's values.
@@ -370,13 +371,54 @@ impl Plan {
     }
 }
 
-/// One kernel launch of a baked step: the kernel, its global and local sizes and its eleven arguments
-/// (the Stockham and transpose kernels share one signature).
-pub(crate) struct StepLaunch<'a> {
-    pub kernel: &'a Kernel,
+/// One baked kernel launch: the kernel, its tables and sizes, and where it reads and writes. The Stockham,
+/// elementwise and transpose kernels share one signature, so `bind` serves them all.
+pub(crate) struct KernelLaunch {
+    pub kernel: Kernel,
+    pub table: Buffer,
+    pub params: Buffer,
     pub global: [usize; 2],
     pub local: [usize; 2],
-    pub args: [Arg; 11],
+    pub src: BufRef,
+    pub dst: BufRef,
+    pub src_offset: usize,
+    pub dst_offset: usize,
+    pub wide_index: bool,
+}
+
+/// A launch with its eleven arguments bound, ready for `enqueue_chain`.
+pub(crate) struct StepLaunch<'a> {
+    kernel: &'a Kernel,
+    global: [usize; 2],
+    local: [usize; 2],
+    args: [Arg; 11],
+}
+
+impl KernelLaunch {
+    /// The arguments for source planes `src`, destination planes `dst` and the kernel's three reals
+    /// (input conjugation, output conjugation, scale).
+    pub fn bind(&self, src: [RawMem; 2], dst: [RawMem; 2], reals: [Arg; 3]) -> StepLaunch<'_> {
+        let index = |v: usize| if self.wide_index { Arg::U64(v as u64) } else { Arg::U32(v as u32) };
+        let [conj_in, conj_out, scale] = reals;
+        StepLaunch {
+            kernel: &self.kernel,
+            global: self.global,
+            local: self.local,
+            args: [
+                Arg::Mem(src[0]),
+                Arg::Mem(src[1]),
+                Arg::Mem(dst[0]),
+                Arg::Mem(dst[1]),
+                Arg::Mem(self.table.raw()),
+                Arg::Mem(self.params.raw()),
+                index(self.src_offset),
+                index(self.dst_offset),
+                conj_in,
+                conj_out,
+                scale,
+            ],
+        }
+    }
 }
 
 /// Enqueues `steps` on `queue` one after another, the first after `wait`; the last one's event, if any.

@@ -1,13 +1,13 @@
 //! The exported transposes: planned and built once per shape, context and device, kept, and enqueued on the
 //! caller's buffers. The block cycles of an in-place rectangle are computed when its plan is first made.
 
-use super::{enqueue_chain, real_arg, StepLaunch};
+use super::{enqueue_chain, real_arg, KernelLaunch};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::transpose::{self, TransposeProblem};
 use crate::planner::BufRef;
 use crate::runtime::cl::{enqueue_marker, RawEvent, RawMem};
-use crate::runtime::{cache, device_info, Arg, Buffer, Context, Event, Kernel, Queue};
+use crate::runtime::{cache, device_info, Buffer, Context, Event, Kernel, Queue};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -15,19 +15,8 @@ use std::sync::{Arc, Mutex};
 /// Plans kept at most; past that the cache starts again empty.
 const KEPT: usize = 64;
 
-struct Launch {
-    kernel: Kernel,
-    params: Buffer,
-    table: Buffer,
-    global: [usize; 2],
-    local: [usize; 2],
-    src: BufRef,
-    dst: BufRef,
-    wide_index: bool,
-}
-
 struct Baked {
-    launches: Vec<Launch>,
+    launches: Vec<KernelLaunch>,
     /// Bytes each plane of a buffer must hold.
     plane_bytes: usize,
 }
@@ -58,7 +47,7 @@ fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<
         let source = step.kernel.source();
         let program = cache::program(context, &device, &source.source, &source.options)?;
         let (global, local) = step.kernel.work_size();
-        launches.push(Launch {
+        launches.push(KernelLaunch {
             kernel: Kernel::create(&program, source.entry)?,
             params: Buffer::with_data(context, &step.kernel.params())?,
             // Transposes read no table; the argument slot still needs a buffer.
@@ -67,6 +56,8 @@ fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<
             local,
             src: step.src,
             dst: step.dst,
+            src_offset: 0,
+            dst_offset: 0,
             wide_index: step.kernel.wide_index(),
         });
     }
@@ -140,29 +131,7 @@ pub fn enqueue(
         [given[0], given[planes - 1]]
     };
     let one = real_arg(problem.precision, 1.0);
-    let steps = baked.launches.iter().map(|launch| {
-        let [in_re, in_im] = planes_of(launch.src);
-        let [out_re, out_im] = planes_of(launch.dst);
-        let zero = if launch.wide_index { Arg::U64(0) } else { Arg::U32(0) };
-        StepLaunch {
-            kernel: &launch.kernel,
-            global: launch.global,
-            local: launch.local,
-            args: [
-                Arg::Mem(in_re),
-                Arg::Mem(in_im),
-                Arg::Mem(out_re),
-                Arg::Mem(out_im),
-                Arg::Mem(launch.table.raw()),
-                Arg::Mem(launch.params.raw()),
-                zero,
-                zero,
-                one,
-                one,
-                one,
-            ],
-        }
-    });
+    let steps = baked.launches.iter().map(|launch| launch.bind(planes_of(launch.src), planes_of(launch.dst), [one; 3]));
     match enqueue_chain(queue, wait, steps)? {
         Some(event) => Ok(event),
         None => enqueue_marker(queue.raw(), wait),
