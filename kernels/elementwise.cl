@@ -20,19 +20,11 @@
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
 
-__kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
-                               __global REAL *out_im, __global const REAL *tw, __global const ulong *params,
-                               const IDX in_off, const IDX out_off, const REAL conj_in, const REAL conj_out,
-                               const REAL scale) {
-    SHIFT_BUFFERS();
-    const IDX k = get_global_id(0), t = get_global_id(1);
-    const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
-    const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
-    if (k >= OUT_COUNT || t >= (IDX)params[P_BATCH])
-        return;
-    IDX coord[NBATCH > 0 ? NBATCH : 1], ib, ob;
-    transform_position(params, t, coord, &ib, &ob);
-
+/* Output element k of the transform at input offset ib and output offset ob. */
+AI void element(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
+                __global REAL *out_im, __global const REAL *tw, const IDX in_stride, const IDX out_stride,
+                const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k, const REAL conj_in,
+                const REAL conj_out, const REAL scale) {
     REAL xr = K(0.0), xi = K(0.0);
 #if OP == OP_R2C_POST
     REAL ar, ai, br, bi;
@@ -63,4 +55,28 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
     }
 #endif
     OUT_AT(ob + k * out_stride, xr * scale, xi * scale * conj_out);
+}
+
+__kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
+                               __global REAL *out_im, __global const REAL *tw, __global const ulong *params,
+                               const IDX in_off, const IDX out_off, const REAL conj_in, const REAL conj_out,
+                               const REAL scale) {
+    SHIFT_BUFFERS();
+    const IDX k0 = get_global_id(0) * PER_ITEM, t = get_global_id(1);
+    const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
+    const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
+    if (k0 >= OUT_COUNT || t >= (IDX)params[P_BATCH])
+        return;
+    IDX coord[NBATCH > 0 ? NBATCH : 1], ib, ob;
+    transform_position(params, t, coord, &ib, &ob);
+    /* A full run has a constant trip count, which the compiler vectorizes. */
+    if (k0 + PER_ITEM <= OUT_COUNT) {
+        for (int e = 0; e < PER_ITEM; e++)
+            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e,
+                    conj_in, conj_out, scale);
+    } else {
+        for (IDX k = k0; k < OUT_COUNT; k++)
+            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, conj_in,
+                    conj_out, scale);
+    }
 }

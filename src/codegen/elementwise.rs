@@ -39,6 +39,9 @@ pub struct ElementwiseKernel {
     pub in_planar: bool,
     pub out_planar: bool,
     pub wide_index: bool,
+    /// Consecutive output elements per work-item: many on CPUs, where the loop over them vectorizes and
+    /// the transform's position is found once; one on GPUs, whose neighbouring work-items coalesce.
+    pub per_item: usize,
 }
 
 const GROUP: usize = 64;
@@ -77,11 +80,11 @@ impl ElementwiseKernel {
         )
     }
 
-    /// One work-item per output element (x) and transform (y).
+    /// One work-item per `per_item` output elements (x) and transform (y).
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
-        let out = self.element_counts().1;
-        let group = GROUP.min(out.next_power_of_two());
-        ([out.div_ceil(group) * group, self.transforms()], [group, 1])
+        let items = self.element_counts().1.div_ceil(self.per_item);
+        let group = GROUP.min(items.next_power_of_two());
+        ([items.div_ceil(group) * group, self.transforms()], [group, 1])
     }
 
     pub fn source(&self) -> KernelSource {
@@ -107,6 +110,7 @@ impl ElementwiseKernel {
             .set("OUT_KIND", kind_code(self.out_kind))
             .set("OUT_COUNT", self.element_counts().1)
             .set("RT_OFF", 0)
+            .set("PER_ITEM", self.per_item)
             .set("OP", op);
         KernelSource {
             entry: "fftx_elementwise",

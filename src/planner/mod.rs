@@ -23,6 +23,9 @@ use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::runtime::DeviceInfo;
 use std::borrow::Cow;
+
+/// Output elements per work-item of an elementwise pass on a CPU (see `ElementwiseKernel::per_item`).
+const ELEMENTWISE_PER_CPU_ITEM: usize = 64;
 pub use tree::Node;
 
 /// How one buffer is addressed: stride per axis and distance between batch entries, in that buffer's
@@ -421,6 +424,7 @@ impl Ctx<'_> {
             out_kind: output.kind,
             in_planar: input.planar,
             out_planar: output.planar,
+            per_item: if leaf::is_cpu(self.device) { ELEMENTWISE_PER_CPU_ITEM } else { 1 },
         };
         kernel.wide_index = self.wide(job.src, job.dst, &input, &output, kernel.element_counts(), &counts);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
