@@ -9,15 +9,29 @@
  *      bracket on X) is the spectrum whose unnormalised inverse H-point FFT holds x_2n + i x_2n+1; the
  *      forward passes and the final conjugation do the rest. The imaginary parts of X_0 and X_H are
  *      redundant for Hermitian data and are ignored.
- * The roots w_2H^k (k = 0..H) sit in the twiddle table at RT_OFF.
+ * The roots w_2H^k (k = 0..H) sit in the twiddle table at RT_OFF: directly, or with RT_SHIFT defined as a
+ * two-level table (low entries w_2H^l for l < 2^RT_SHIFT, then high ones w_2H^(h 2^RT_SHIFT)), which long
+ * transforms use so that baking them computes and uploads O(sqrt H) roots instead of H.
  */
+#ifdef RT_SHIFT
+#define REAL_ROOT(k, wr, wi)                                                                        \
+    do {                                                                                            \
+        __global const REAL *lo_ = tw + 2 * (RT_OFF + ((k) & ((1 << RT_SHIFT) - 1)));              \
+        __global const REAL *hi_ = tw + 2 * (RT_OFF + (1 << RT_SHIFT) + ((k) >> RT_SHIFT));         \
+        wr = lo_[0] * hi_[0] - lo_[1] * hi_[1];                                                     \
+        wi = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                                     \
+    } while (0)
+#else
+#define REAL_ROOT(k, wr, wi) (wr = tw[2 * (RT_OFF + (k))], wi = tw[2 * (RT_OFF + (k)) + 1])
+#endif
 
 /* (xr, xi) = s (F - i T) from a = (ar, ai) and its mirror b = (br, bi). */
 #define HERMITIAN_COMBINE(ar, ai, br, bi, k, s, xr, xi)                                             \
     do {                                                                                            \
-        __global const REAL *w_ = tw + 2 * (RT_OFF + (k));                                          \
+        REAL wr_, wi_;                                                                              \
+        REAL_ROOT(k, wr_, wi_);                                                                     \
         V fr_ = (ar) + (br), fi_ = (ai) - (bi), gr_ = (ar) - (br), gi_ = (ai) + (bi);               \
-        V tr_ = w_[0] * gr_ - w_[1] * gi_, ti_ = w_[0] * gi_ + w_[1] * gr_;                         \
+        V tr_ = wr_ * gr_ - wi_ * gi_, ti_ = wr_ * gi_ + wi_ * gr_;                                 \
         (xr) = (s) * (fr_ + ti_);                                                                   \
         (xi) = (s) * (fi_ - tr_);                                                                   \
     } while (0)

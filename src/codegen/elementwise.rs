@@ -4,7 +4,7 @@
 
 use super::bluestein::Factor;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
-use super::twiddle::unit_root;
+use super::twiddle::{split_table, split_table_shape};
 use super::{Defines, KernelSource, Precision, Reach, ACCESS_CL, COMMON_CL, ELEMENTWISE_CL, LAYOUT_CL, REAL_CL};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +112,9 @@ impl ElementwiseKernel {
             .set("RT_OFF", 0)
             .set("PER_ITEM", self.per_item)
             .set("OP", op);
+        if matches!(self.op, ElementwiseOp::R2cPost | ElementwiseOp::C2rPre) {
+            d.set("RT_SHIFT", split_table_shape(self.n + 1).0);
+        }
         KernelSource {
             entry: "fftx_elementwise",
             source: d.program(&[COMMON_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, ELEMENTWISE_CL]),
@@ -127,9 +130,7 @@ impl ElementwiseKernel {
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
         let n = self.n;
         match self.op {
-            ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => {
-                (0..=n as u64).map(|k| unit_root(k, 2 * n as u64)).collect()
-            }
+            ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => split_table(n + 1, 2 * n as u64),
             ElementwiseOp::Truncate | ElementwiseOp::Expand => Vec::new(),
             ElementwiseOp::ChirpIn { .. } => Factor::Chirp { n, len: n }.table(),
             ElementwiseOp::SpectrumProduct { m } => Factor::ChirpSpectrum { n, m }.table(),

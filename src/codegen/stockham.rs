@@ -1,7 +1,7 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
 use super::bluestein::Factor;
-use super::twiddle::{stockham_offsets, stockham_table, unit_root};
+use super::twiddle::{split_table, split_table_shape, stockham_offsets, stockham_table, unit_root};
 use super::{
     Defines, KernelSource, Precision, Reach, ACCESS_CL, BUTTERFLIES_CL, COMMON_CL, LANES_CL, LAYOUT_CL, REAL_CL,
     STOCKHAM_CL,
@@ -252,10 +252,8 @@ impl StockhamKernel {
             table.extend((0..=self.n as u64).map(|k| unit_root(k, 2 * self.n as u64)));
         }
         if let Some(pt) = &self.post_twiddle {
-            let (shift, lo, hi) = split_table_shape(pt.modulus);
             let n = pt.modulus as u64;
-            table.extend((0..lo).map(|e| unit_root(e as u64, n)));
-            table.extend((0..hi).map(|h| unit_root((h << shift) as u64, n)));
+            table.extend(split_table(pt.modulus, n));
             if self.post_twiddle_mode() == POST_TW_LANES {
                 let kmul = (pt.k_mul % pt.modulus) as u64;
                 for k in 0..self.n as u64 {
@@ -325,13 +323,6 @@ pub(crate) struct PostTwiddleTables {
     shift: u32,
     hi_offset: usize,
     lanes_offset: usize,
-}
-
-/// Two-level table for w_n^e, e < n: `lo[e & (2^shift - 1)] * hi[e >> shift]`. Returns (shift, lo, hi).
-fn split_table_shape(n: usize) -> (u32, usize, usize) {
-    let shift = (n as f64).sqrt().log2().ceil() as u32;
-    let lo = 1usize << shift;
-    (shift, lo, n.div_ceil(lo))
 }
 
 fn mul_mod(a: u64, b: u64, n: u64) -> u64 {

@@ -35,6 +35,20 @@ pub fn unit_root(e: u64, n: u64) -> (f64, f64) {
     (c, -s)
 }
 
+/// Two-level table for w_n^e with e < count: `lo[e & (2^shift - 1)] * hi[e >> shift]`, O(sqrt count) entries
+/// where a direct table would need `count`. Returns (shift, lo, hi) sizes.
+pub fn split_table_shape(count: usize) -> (u32, usize, usize) {
+    let shift = (count as f64).sqrt().log2().ceil() as u32;
+    let lo = 1usize << shift;
+    (shift, lo, count.div_ceil(lo))
+}
+
+/// The entries of `split_table_shape(count)` for roots of order n: the low table, then the high one.
+pub fn split_table(count: usize, n: u64) -> Vec<(f64, f64)> {
+    let (shift, lo, hi) = split_table_shape(count);
+    (0..lo as u64).map(|e| unit_root(e, n)).chain((0..hi as u64).map(|h| unit_root(h << shift, n))).collect()
+}
+
 /// Stockham pass twiddles: for each pass of radix R and span L, entries w_L^(j k) for j in 1..R, k < L/R,
 /// laid out j-major so that consecutive butterflies read consecutive entries.
 pub fn stockham_table(radices: &[usize]) -> Vec<(f64, f64)> {
