@@ -104,7 +104,9 @@
             w_im_ = VLOADV(wi_);                                                                    \
         }                                                                                           \
         CMUL(xr, xi, xr, xi, w_re_, w_im_);                                                         \
-        UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
+        /* The lane form needs lane 0's exponent only: skip the VW - 1 others' 64-bit updates. */      \
+        const int lanes_ = POST_TW == POST_TW_LANES && lanes_adjacent ? 1 : VW;                     \
+        for (int l_ = 0; l_ < lanes_; l_++) {                                                       \
             tw_e[l_] += tw_step[l_];                                                                \
             tw_e[l_] -= tw_e[l_] >= tw_n ? tw_n : 0;                                                \
         }                                                                                           \
