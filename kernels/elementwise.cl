@@ -9,6 +9,11 @@
  *   OP_EXPAND      X_0..X_N/2 -> X_0..X_N-1 by symmetry              (odd C2R)
  *   OP_CHIRP_IN    x_k c_k for k < N, zero up to OUT_COUNT           (table: the chirp c)
  *   OP_CONJ_MUL    conj(x_k) times table entry k                    (Bluestein's pointwise product and chirp-out)
+ *   OP_RADER_GATHER   x_(g^k) for k < N - 1, then x_0                (Rader; table: g^k as REALs)
+ *   OP_RADER_PRODUCT  OP_CONJ_MUL for k < N - 1, and A_0 kept at N   (table: Rader's spectrum)
+ *   OP_RADER_SCATTER  x_0 + conj(z_q) to output g^-q, x_0 + A_0 to output 0, outputs below OUT_COUNT only
+ *                     (table: g^-q as REALs; runs over q < N - 1)
+ * Each work-item runs PER_ITEM consecutive elements of the LOOP_COUNT.
  * Arguments match fftx_stockham, so a plan launches either the same way.
  */
 #define OP_R2C_POST 1
@@ -17,15 +22,19 @@
 #define OP_EXPAND 4
 #define OP_CHIRP_IN 5
 #define OP_CONJ_MUL 6
+#define OP_RADER_GATHER 7
+#define OP_RADER_PRODUCT 8
+#define OP_RADER_SCATTER 9
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
 
-/* Output element k of the transform at input offset ib and output offset ob. */
+/* Element k of the transform at input offset ib and output offset ob. */
 AI void element(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                 __global REAL *out_im, __global const REAL *tw, const IDX in_stride, const IDX out_stride,
                 const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k, const REAL conj_in,
                 const REAL conj_out, const REAL scale) {
     REAL xr = K(0.0), xi = K(0.0);
+    IDX dest = k;
 #if OP == OP_R2C_POST
     REAL ar, ai, br, bi;
     ELEMENT(k % N, ar, ai);
@@ -44,18 +53,44 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
 #elif OP == OP_EXPAND
     ELEMENT(k <= N / 2 ? k : N - k, xr, xi);
     xi = k == 0 ? K(0.0) : (k <= N / 2 ? xi : -xi) * conj_in;
+#elif OP == OP_RADER_GATHER
+    ELEMENT(k < N - 1 ? (IDX)tw[k] : 0, xr, xi);
+    xi *= conj_in;
+#elif OP == OP_RADER_SCATTER
+    REAL x0r, x0i;
+    ELEMENT(N - 1, x0r, x0i);
+    ELEMENT(k, xr, xi);
+    xr = x0r + xr;
+    xi = x0i - xi;
+    dest = (IDX)tw[k];
+    if (k == 0) {
+        REAL ar, ai;
+        ELEMENT(N, ar, ai);
+        OUT_AT(ob, (x0r + ar) * scale, (x0i + ai) * scale * conj_out);
+    }
+    if (dest >= OUT_COUNT)
+        return;
 #else
-    if (OP == OP_CONJ_MUL || k < N) {
+#if OP == OP_CHIRP_IN
+    if (k < N)
+#endif
+    {
         ELEMENT(k, xr, xi);
-        xi *= OP == OP_CONJ_MUL ? K(-1.0) : conj_in;
+#if OP == OP_RADER_PRODUCT
+        /* The one work-item that reads A_0 keeps it: no other touches element N. */
+        if (k == 0)
+            OUT_AT(ob + (IDX)N * out_stride, xr, xi);
+#endif
+        xi *= OP == OP_CHIRP_IN ? conj_in : K(-1.0);
         __global const REAL *w = tw + 2 * k;
         REAL yr = xr * w[0] - xi * w[1];
         xi = xr * w[1] + xi * w[0];
         xr = yr;
     }
 #endif
-    OUT_AT(ob + k * out_stride, xr * scale, xi * scale * conj_out);
+    OUT_AT(ob + dest * out_stride, xr * scale, xi * scale * conj_out);
 }
+
 
 __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                                __global REAL *out_im, __global const REAL *tw, __global const ulong *params,
@@ -65,17 +100,17 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
     const IDX k0 = get_global_id(0) * PER_ITEM, t = get_global_id(1);
     const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
     const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
-    if (k0 >= OUT_COUNT || t >= (IDX)params[P_BATCH])
+    if (k0 >= LOOP_COUNT || t >= (IDX)params[P_BATCH])
         return;
     IDX coord[NBATCH > 0 ? NBATCH : 1], ib, ob;
     transform_position(params, t, coord, &ib, &ob);
     /* A full run has a constant trip count, which the compiler vectorizes. */
-    if (k0 + PER_ITEM <= OUT_COUNT) {
+    if (k0 + PER_ITEM <= LOOP_COUNT) {
         for (int e = 0; e < PER_ITEM; e++)
             element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e,
                     conj_in, conj_out, scale);
     } else {
-        for (IDX k = k0; k < OUT_COUNT; k++)
+        for (IDX k = k0; k < LOOP_COUNT; k++)
             element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, conj_in,
                     conj_out, scale);
     }

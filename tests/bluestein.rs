@@ -1,4 +1,5 @@
-//! Lengths with a prime factor above 13 (Bluestein), against a double-precision reference.
+//! Lengths with a prime factor above 13 (Bluestein, and Rader for primes p with smooth p - 1 too long for
+//! Bluestein to fuse), against a double-precision reference.
 
 mod common;
 use common::*;
@@ -60,6 +61,23 @@ fn real_transforms_of_prime_lengths() {
             let case = RealCase::new(&[13, 17], dir).precision(p);
             let rmse = case.run();
             assert!(rmse <= bluestein_tolerance(p), "rmse {rmse:.3e} for {case:?}");
+        }
+    }
+}
+
+#[test]
+fn rader_primes_in_every_direction_layout_and_shape() {
+    // 65537 = 2^16 + 1, 40961 = 5 * 2^13 + 1 and (double) 12289 = 3 * 2^12 + 1 run through Rader.
+    for p in [Prec::Single, Prec::Double] {
+        let tol = bluestein_tolerance(p);
+        assert_accurate(Case::new(&[65537]).batch(3).precision(p).backward().in_place(), tol);
+        assert_accurate(Case::new(&[40961]).batch(2).precision(p).planar(true, false), tol);
+        assert_accurate(Case::new(&[12289]).batch(2).precision(p).strides(&[2], &[1]).dists(2 * 12289, 12289), tol);
+        assert_accurate(Case::new(&[65537, 2]).precision(p), tol);
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            let case = RealCase::new(&[65537], dir).batch(2).precision(p);
+            let rmse = case.run();
+            assert!(rmse <= tol, "rmse {rmse:.3e} for {case:?}");
         }
     }
 }

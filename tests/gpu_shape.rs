@@ -43,8 +43,13 @@ fn gpu_shaped_real_and_bluestein() {
                 assert!(rmse <= tolerance(p), "rmse {rmse:.3e} for {case:?}");
             }
         }
-        // Bluestein fused (m = 36 <= 64) and as separate passes (m = 288).
-        for case in [Case::new(&[17]).batch(5).precision(p), Case::new(&[131]).precision(p).backward()] {
+        // Bluestein fused (m = 36 <= 64), Rader (130 = 2 * 5 * 13) and Bluestein as separate passes
+        // (138 = 2 * 3 * 23, m = 288).
+        for case in [
+            Case::new(&[17]).batch(5).precision(p),
+            Case::new(&[131]).batch(3).precision(p).backward(),
+            Case::new(&[139]).precision(p).backward(),
+        ] {
             let rmse = case.run();
             assert!(rmse <= bluestein_tolerance(p), "rmse {rmse:.3e} for {case:?}");
         }

@@ -1,8 +1,9 @@
 //! One pass over memory computing each output element from one or two input elements and a table
-//! (`kernels/elementwise.cl`): the real stage of real transforms too long for one Stockham kernel, and
-//! Bluestein's chirps when they do not fuse into its FFTs.
+//! (`kernels/elementwise.cl`): the real stage of real transforms too long for one Stockham kernel,
+//! Bluestein's chirps when they do not fuse into its FFTs, and Rader's permutations and product.
 
 use super::bluestein::Factor;
+use super::rader;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
 use super::twiddle::{split_table, split_table_shape};
 use super::{Defines, KernelSource, Precision, Reach, ACCESS_CL, COMMON_CL, ELEMENTWISE_CL, LAYOUT_CL, REAL_CL};
@@ -23,6 +24,12 @@ pub enum ElementwiseOp {
     SpectrumProduct { m: usize },
     /// Bluestein: conj(z_k) c_k for the first `count` k.
     ChirpOut { count: usize },
+    /// Rader (prime n, generator `root`): a_p = x_(g^p) for p < n - 1, then x_0 at n - 1.
+    RaderGather { root: usize },
+    /// Rader: conj(A_k) conj(C_k / (n - 1)) for k < n - 1, C the spectrum of the roots, keeping A_0 at n.
+    RaderProduct { root: usize },
+    /// Rader: X_(g^-q) = x_0 + conj(z_q) and X_0 = x_0 + A_0, for the first `count` outputs; `root_inv` = g^-1.
+    RaderScatter { root_inv: usize, count: usize },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +69,18 @@ impl ElementwiseKernel {
             ElementwiseOp::ChirpIn { m } => (n, m),
             ElementwiseOp::SpectrumProduct { m } => (m, m),
             ElementwiseOp::ChirpOut { count } => (count, count),
+            ElementwiseOp::RaderGather { .. } => (n, n),
+            ElementwiseOp::RaderProduct { .. } => (n - 1, n + 1),
+            ElementwiseOp::RaderScatter { count, .. } => (n + 1, count),
+        }
+    }
+
+    /// The elements the work-items run through: output elements, except for Rader's product (whose last
+    /// output is A_0, written with A_0's product) and scatter (which runs over its n - 1 inputs).
+    fn loop_count(&self) -> usize {
+        match self.op {
+            ElementwiseOp::RaderProduct { .. } | ElementwiseOp::RaderScatter { .. } => self.n - 1,
+            _ => self.element_counts().1,
         }
     }
 
@@ -82,7 +101,7 @@ impl ElementwiseKernel {
 
     /// One work-item per `per_item` output elements (x) and transform (y).
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
-        let items = self.element_counts().1.div_ceil(self.per_item);
+        let items = self.loop_count().div_ceil(self.per_item);
         let group = GROUP.min(items.next_power_of_two());
         ([items.div_ceil(group) * group, self.transforms()], [group, 1])
     }
@@ -99,6 +118,9 @@ impl ElementwiseKernel {
             ElementwiseOp::Expand => 4,
             ElementwiseOp::ChirpIn { .. } => 5,
             ElementwiseOp::SpectrumProduct { .. } | ElementwiseOp::ChirpOut { .. } => 6,
+            ElementwiseOp::RaderGather { .. } => 7,
+            ElementwiseOp::RaderProduct { .. } => 8,
+            ElementwiseOp::RaderScatter { .. } => 9,
         };
         d.set("VW", 1)
             .set("IDX", if self.wide_index { "ulong" } else { "uint" })
@@ -109,11 +131,15 @@ impl ElementwiseKernel {
             .set("IN_KIND", kind_code(self.in_kind))
             .set("OUT_KIND", kind_code(self.out_kind))
             .set("OUT_COUNT", self.element_counts().1)
+            .set("LOOP_COUNT", self.loop_count())
             .set("RT_OFF", 0)
             .set("PER_ITEM", self.per_item)
             .set("OP", op);
-        if matches!(self.op, ElementwiseOp::R2cPost | ElementwiseOp::C2rPre) {
-            d.set("RT_SHIFT", split_table_shape(self.n + 1).0);
+        match self.op {
+            ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => {
+                d.set("RT_SHIFT", split_table_shape(self.n + 1).0);
+            }
+            _ => {}
         }
         KernelSource {
             entry: "fftx_elementwise",
@@ -135,6 +161,9 @@ impl ElementwiseKernel {
             ElementwiseOp::ChirpIn { .. } => Factor::Chirp { n, len: n }.table(),
             ElementwiseOp::SpectrumProduct { m } => Factor::ChirpSpectrum { n, m }.table(),
             ElementwiseOp::ChirpOut { count } => Factor::Chirp { n, len: count }.table(),
+            ElementwiseOp::RaderProduct { root } => rader::spectrum(n, root),
+            ElementwiseOp::RaderGather { root } => rader::positions(n, root),
+            ElementwiseOp::RaderScatter { root_inv, .. } => rader::positions(n, root_inv),
         }
     }
 }

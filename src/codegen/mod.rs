@@ -3,6 +3,7 @@
 
 pub mod bluestein;
 pub mod elementwise;
+pub mod rader;
 pub mod slab_twiddle;
 pub mod stockham;
 pub mod transpose;

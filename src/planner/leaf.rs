@@ -27,11 +27,13 @@ const CPU_ITEMS_PER_UNIT: usize = 8;
 
 /// Planner overrides from `FFTX_TUNE`, a `;`-separated list: `profile=cpu|gpu` plans for that kind of
 /// device whatever the device is (so the GPU code path can be exercised on a CPU), `max_leaf=N` caps the
-/// single-kernel length (so deep decompositions can be exercised with small sizes).
+/// single-kernel length (so deep decompositions can be exercised with small sizes), `rader=off` runs
+/// every prime through Bluestein (to measure one against the other).
 #[derive(Debug, Default, Clone, Copy)]
 struct Tune {
     profile: Option<DeviceKind>,
     max_leaf: Option<usize>,
+    no_rader: bool,
 }
 
 fn tune() -> Tune {
@@ -42,6 +44,7 @@ fn tune() -> Tune {
             Some(("profile", "gpu")) => tune.profile = Some(DeviceKind::Gpu),
             Some(("profile", "cpu")) => tune.profile = Some(DeviceKind::Cpu),
             Some(("max_leaf", n)) => tune.max_leaf = n.parse().ok().filter(|&n: &usize| n >= 2),
+            Some(("rader", "off")) => tune.no_rader = true,
             _ => {}
         }
     }
@@ -51,6 +54,11 @@ fn tune() -> Tune {
 /// True when kernels take the CPU shape (explicit SIMD lanes) on `device`, `FFTX_TUNE` included.
 pub(super) fn is_cpu(device: &DeviceInfo) -> bool {
     tune().profile.unwrap_or(device.kind) == DeviceKind::Cpu
+}
+
+/// False under `FFTX_TUNE=rader=off`.
+pub(super) fn rader_allowed() -> bool {
+    !tune().no_rader
 }
 
 /// The longest transform one kernel handles; longer ones are decomposed.

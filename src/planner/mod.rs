@@ -11,6 +11,7 @@ pub mod factor;
 mod fourstep;
 pub mod leaf;
 mod multidim;
+mod rader;
 mod real;
 pub mod transpose;
 pub mod tree;
@@ -304,6 +305,8 @@ impl Ctx<'_> {
             let smooth = factor::smooth_part(n);
             if smooth > 1 && job.post_twiddle.is_none() {
                 fourstep::plan_split(self, job, n / smooth, smooth)
+            } else if rader::suits(self, &job) {
+                rader::plan(self, job)
             } else {
                 bluestein::plan(self, job)
             }

@@ -18,6 +18,9 @@ pub enum Node {
     RealAxis { n: usize, children: Vec<Node> },
     /// Bluestein's algorithm: n points as a cyclic convolution of length m.
     Bluestein { n: usize, m: usize, children: Vec<Node> },
+    /// Rader's algorithm: the prime n as a cyclic convolution of length n - 1, inputs permuted by powers of
+    /// the generator `root`.
+    Rader { n: usize, root: usize, children: Vec<Node> },
     /// One kernel launch: `step` indexes the plan's step list.
     Leaf { step: usize, kind: &'static str, summary: String },
 }
@@ -53,6 +56,10 @@ impl Node {
                 writeln!(f, "{indent}Bluestein {n} via convolution length {m}")?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
+            Node::Rader { n, root, children } => {
+                writeln!(f, "{indent}Rader {n} via convolution length {} (generator {root})", n - 1)?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
             Node::Leaf { step, kind, summary } => writeln!(f, "{indent}[{step}] {kind} {summary}"),
         }
     }
@@ -65,7 +72,8 @@ impl Node {
             | Node::ThreeFactor { children, .. }
             | Node::Transpose { children, .. }
             | Node::RealAxis { children, .. }
-            | Node::Bluestein { children, .. } => children.iter().map(Node::leaves).sum(),
+            | Node::Bluestein { children, .. }
+            | Node::Rader { children, .. } => children.iter().map(Node::leaves).sum(),
             Node::Leaf { .. } => 1,
         }
     }
