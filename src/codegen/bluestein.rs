@@ -1,7 +1,7 @@
 //! Bluestein's tables: the chirp and the spectrum of the padded chirp, fused into FFT leaves as load and
 //! store factors or applied by elementwise passes.
 
-use super::twiddle::{split_table, split_table_shape};
+use super::twiddle::SplitRoots;
 use num_complex::Complex64;
 
 /// An elementwise factor a Stockham leaf applies on load (a multiply) or on store (conjugate, then
@@ -37,14 +37,11 @@ impl Factor {
 fn chirps(n: usize, len: usize) -> Vec<(f64, f64)> {
     debug_assert!(len <= n);
     let order = 2 * n;
-    let (shift, lo_len, _) = split_table_shape(order);
-    let table = split_table(order, order as u64);
-    let (lo, hi) = table.split_at(lo_len);
+    let roots = SplitRoots::new(order);
     let mut square = 0usize;
     let mut out = Vec::with_capacity(len);
     for j in 0..len {
-        let (a, b) = (lo[square & (lo_len - 1)], hi[square >> shift]);
-        out.push((a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0));
+        out.push(roots.root(square));
         // (j + 1)^2 = j^2 + 2j + 1 with 2j + 1 < 2n: one subtraction reduces it.
         square += 2 * j + 1;
         if square >= order {

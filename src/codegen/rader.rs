@@ -2,7 +2,7 @@
 //! X_(g^-q) = x_0 + sum_p x_(g^p) w_n^(g^(p-q)), a cyclic convolution of length n - 1 of a_p = x_(g^p) with
 //! c_r = w_n^(g^-r); and X_0 = x_0 + sum_p a_p. This module has the number theory and the spectrum of c.
 
-use super::twiddle::unit_root;
+use super::twiddle::SplitRoots;
 use num_complex::Complex64;
 
 /// (a * b) mod n.
@@ -74,10 +74,11 @@ pub fn positions(n: usize, root: usize) -> Vec<(f64, f64)> {
 pub fn spectrum(n: usize, g: usize) -> Vec<(f64, f64)> {
     let len = n - 1;
     let g_inv = inverse(g, n) as u64;
+    let roots = SplitRoots::new(n);
     let mut c = Vec::with_capacity(len);
     let mut power = 1u64;
     for _ in 0..len {
-        let (re, im) = unit_root(power, n as u64);
+        let (re, im) = roots.root(power as usize);
         c.push(Complex64::new(re, im));
         power = mul_mod(power, g_inv, n as u64);
     }
@@ -88,6 +89,7 @@ pub fn spectrum(n: usize, g: usize) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::twiddle::unit_root;
 
     #[test]
     fn primitive_roots_generate_every_residue() {

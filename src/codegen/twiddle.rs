@@ -49,6 +49,26 @@ pub fn split_table(count: usize, n: u64) -> Vec<(f64, f64)> {
     (0..lo as u64).map(|e| unit_root(e, n)).chain((0..hi as u64).map(|h| unit_root(h << shift, n))).collect()
 }
 
+/// w_n^e for any e < n from a two-level table built once: a product of two entries (one rounding more than
+/// `unit_root`) instead of a sin/cos pair per root.
+pub struct SplitRoots {
+    shift: u32,
+    table: Vec<(f64, f64)>,
+    lo_len: usize,
+}
+
+impl SplitRoots {
+    pub fn new(n: usize) -> SplitRoots {
+        let (shift, lo_len, _) = split_table_shape(n);
+        SplitRoots { shift, table: split_table(n, n as u64), lo_len }
+    }
+
+    pub fn root(&self, e: usize) -> (f64, f64) {
+        let (a, b) = (self.table[e & (self.lo_len - 1)], self.table[self.lo_len + (e >> self.shift)]);
+        (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
+    }
+}
+
 /// Stockham pass twiddles: for each pass of radix R and span L, entries w_L^(j k) for j in 1..R, k < L/R,
 /// laid out j-major so that consecutive butterflies read consecutive entries.
 pub fn stockham_table(radices: &[usize]) -> Vec<(f64, f64)> {
