@@ -33,6 +33,14 @@ typedef CAT(RNAME, VW) V;
 #endif
 
 /* (ar + i ai) * (br + i bi), written to (dr, di); safe when d aliases a. */
+/* A root from a two-level table (codegen::twiddle::split_table): the product of table entries lo and hi. */
+#define SPLIT_ROOT(lo, hi, wr, wi)                                                                  \
+    do {                                                                                            \
+        __global const REAL *lo_ = tw + 2 * (lo), *hi_ = tw + 2 * (hi);                             \
+        wr = lo_[0] * hi_[0] - lo_[1] * hi_[1];                                                     \
+        wi = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                                     \
+    } while (0)
+
 #define CMUL(dr, di, ar, ai, br, bi)                                                                \
     do {                                                                                            \
         V cmul_t_ = (ar) * (br) - (ai) * (bi);                                                      \

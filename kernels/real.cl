@@ -15,12 +15,7 @@
  */
 #ifdef RT_SHIFT
 #define REAL_ROOT(k, wr, wi)                                                                        \
-    do {                                                                                            \
-        __global const REAL *lo_ = tw + 2 * (RT_OFF + ((k) & ((1 << RT_SHIFT) - 1)));              \
-        __global const REAL *hi_ = tw + 2 * (RT_OFF + (1 << RT_SHIFT) + ((k) >> RT_SHIFT));         \
-        wr = lo_[0] * hi_[0] - lo_[1] * hi_[1];                                                     \
-        wi = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                                     \
-    } while (0)
+    SPLIT_ROOT(RT_OFF + ((k) & ((1 << RT_SHIFT) - 1)), RT_OFF + (1 << RT_SHIFT) + ((k) >> RT_SHIFT), wr, wi)
 #else
 #define REAL_ROOT(k, wr, wi) (wr = tw[2 * (RT_OFF + (k))], wi = tw[2 * (RT_OFF + (k)) + 1])
 #endif

@@ -73,13 +73,7 @@
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
 
 /* w_n^e from the two-level table: low bits index one table, high bits the other. */
-#define ROOT(e, wr, wi)                                                                             \
-    do {                                                                                            \
-        __global const REAL *lo_ = tw + 2 * (PT_OFF + ((e) & tw_mask));                             \
-        __global const REAL *hi_ = tw + 2 * (tw_hi + ((e) >> tw_shift));                            \
-        wr = lo_[0] * hi_[0] - lo_[1] * hi_[1];                                                     \
-        wi = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                                     \
-    } while (0)
+#define ROOT(e, wr, wi) SPLIT_ROOT(PT_OFF + ((e) & tw_mask), tw_hi + ((e) >> tw_shift), wr, wi)
 
 /* Lane factors w_n^(l kmul k) of POST_TW_LANES, stored per k as VW real parts then VW imaginary parts. */
 #define LANE_RE(p) VLOADV(p)

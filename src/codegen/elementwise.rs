@@ -28,8 +28,8 @@ pub enum ElementwiseOp {
     RaderGather { root: usize },
     /// Rader: conj(A_k) conj(C_k / (n - 1)) for k < n - 1, C the spectrum of the roots, keeping A_0 at n.
     RaderProduct { root: usize },
-    /// Rader: X_(g^-q) = x_0 + conj(z_q) and X_0 = x_0 + A_0, for the first `count` outputs; `root_inv` = g^-1.
-    RaderScatter { root_inv: usize, count: usize },
+    /// Rader: X_(g^-q) = x_0 + conj(z_q) and X_0 = x_0 + A_0, for the first `count` outputs.
+    RaderScatter { root: usize, count: usize },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,7 +163,7 @@ impl ElementwiseKernel {
             ElementwiseOp::ChirpOut { count } => Factor::Chirp { n, len: count }.table(),
             ElementwiseOp::RaderProduct { root } => rader::spectrum(n, root),
             ElementwiseOp::RaderGather { root } => rader::positions(n, root),
-            ElementwiseOp::RaderScatter { root_inv, .. } => rader::positions(n, root_inv),
+            ElementwiseOp::RaderScatter { root, .. } => rader::positions(n, rader::inverse(root, n)),
         }
     }
 }

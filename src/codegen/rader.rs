@@ -2,13 +2,8 @@
 //! X_(g^-q) = x_0 + sum_p x_(g^p) w_n^(g^(p-q)), a cyclic convolution of length n - 1 of a_p = x_(g^p) with
 //! c_r = w_n^(g^-r); and X_0 = x_0 + sum_p a_p. This module has the number theory and the spectrum of c.
 
-use super::twiddle::SplitRoots;
+use super::twiddle::{mul_mod, SplitRoots};
 use num_complex::Complex64;
-
-/// (a * b) mod n.
-fn mul_mod(a: u64, b: u64, n: u64) -> u64 {
-    (a as u128 * b as u128 % n as u128) as u64
-}
 
 fn pow_mod(mut base: u64, mut exp: u64, n: u64) -> u64 {
     let mut result = 1 % n;

@@ -1,7 +1,7 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
 use super::bluestein::Factor;
-use super::twiddle::{split_table, split_table_shape, stockham_offsets, stockham_table, unit_root};
+use super::twiddle::{mul_mod, split_table, split_table_shape, stockham_offsets, stockham_table, unit_root};
 use super::{
     Defines, KernelSource, Precision, Reach, ACCESS_CL, BUTTERFLIES_CL, COMMON_CL, LANES_CL, LAYOUT_CL, REAL_CL,
     STOCKHAM_CL,
@@ -323,10 +323,6 @@ pub(crate) struct PostTwiddleTables {
     shift: u32,
     hi_offset: usize,
     lanes_offset: usize,
-}
-
-fn mul_mod(a: u64, b: u64, n: u64) -> u64 {
-    ((a as u128 * b as u128) % n as u128) as u64
 }
 
 pub(crate) fn kind_code(kind: ElementKind) -> u8 {

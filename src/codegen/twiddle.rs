@@ -35,6 +35,11 @@ pub fn unit_root(e: u64, n: u64) -> (f64, f64) {
     (c, -s)
 }
 
+/// (a * b) mod n without overflow.
+pub fn mul_mod(a: u64, b: u64, n: u64) -> u64 {
+    (a as u128 * b as u128 % n as u128) as u64
+}
+
 /// Two-level table for w_n^e with e < count: `lo[e & (2^shift - 1)] * hi[e >> shift]`, O(sqrt count) entries
 /// where a direct table would need `count`. Returns (shift, lo, hi) sizes.
 pub fn split_table_shape(count: usize) -> (u32, usize, usize) {

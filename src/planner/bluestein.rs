@@ -8,7 +8,8 @@
 //! points, the elementwise passes fuse into the two FFT leaves (a factor on load and on store): two passes
 //! over memory in all.
 
-use super::{Axis, BufRef, Ctx, Job, LogicalDim, Node};
+use super::scratch::TransformScratch;
+use super::{Ctx, Job, Node};
 use crate::codegen::bluestein::Factor;
 use crate::codegen::elementwise::ElementwiseOp;
 use crate::error::{fail, ErrorKind, Result};
@@ -20,85 +21,33 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     }
     let n = job.fft.count;
     let m = factor::bluestein_length(n);
-    let transforms: usize = job.batch.iter().map(|d| d.count).product();
-    ctx.need_region(m * transforms);
-    let scratch = ctx.free_tmp(&[job.src, job.dst]);
-
-    // Scratch holds transform t at t * m: the job's batch dimensions become raw strides.
-    let mut raw = Vec::with_capacity(job.batch.len());
-    let mut stride = m;
-    for d in &job.batch {
-        raw.push(LogicalDim::along(Axis::Raw, d.count, stride, stride));
-        stride *= d.count;
-    }
-    let raw_fft = LogicalDim::along(Axis::Raw, m, 1, 1);
+    let scratch = TransformScratch::new(ctx, &job, m);
     if leaf::fits_in_one_kernel(m, ctx.device, ctx.problem.precision) {
-        return fused(ctx, job, m, scratch, raw_fft, &raw);
+        return fused(ctx, job, m, &scratch);
     }
-    let in_scratch = |fft: LogicalDim| Job::complex(fft, raw.clone(), scratch, scratch);
-    let chirp_in = Job {
-        in_side: job.in_side,
-        ..Job::complex(
-            into_scratch(&job.fft, &raw_fft),
-            job.batch.iter().zip(&raw).map(|(d, r)| into_scratch(d, r)).collect(),
-            job.src,
-            scratch,
-        )
-    };
-    let chirp_out = Job {
-        out_side: job.out_side,
-        ..Job::complex(
-            from_scratch(&job.fft, &raw_fft),
-            job.batch.iter().zip(&raw).map(|(d, r)| from_scratch(d, r)).collect(),
-            scratch,
-            job.dst,
-        )
-    };
     let children = vec![
-        ctx.elementwise(ElementwiseOp::ChirpIn { m }, chirp_in)?,
-        ctx.plan_job(in_scratch(raw_fft))?,
-        ctx.elementwise(ElementwiseOp::SpectrumProduct { m }, in_scratch(LogicalDim { count: n, ..raw_fft }))?,
-        ctx.plan_job(in_scratch(raw_fft))?,
-        ctx.elementwise(ElementwiseOp::ChirpOut { count: job.out_count }, chirp_out)?,
+        ctx.elementwise(ElementwiseOp::ChirpIn { m }, scratch.fill(&job, n))?,
+        ctx.plan_job(scratch.inside(m))?,
+        ctx.elementwise(ElementwiseOp::SpectrumProduct { m }, scratch.inside(n))?,
+        ctx.plan_job(scratch.inside(m))?,
+        ctx.elementwise(ElementwiseOp::ChirpOut { count: job.out_count }, scratch.drain(&job, n))?,
     ];
     Ok(Node::Bluestein { n, m, children })
 }
 
-/// `d` writing to scratch the way `r` does.
-fn into_scratch(d: &LogicalDim, r: &LogicalDim) -> LogicalDim {
-    LogicalDim { out_axis: Axis::Raw, out_mul: r.out_mul, ..*d }
-}
-
-/// `d` reading from scratch the way `r` does.
-fn from_scratch(d: &LogicalDim, r: &LogicalDim) -> LogicalDim {
-    LogicalDim { in_axis: Axis::Raw, in_mul: r.in_mul, ..*d }
-}
-
 /// Two leaves: (chirp-in, FFT, conj(spectrum)) into scratch, then (FFT, conj, chirp) out of it.
-fn fused(ctx: &mut Ctx, job: Job, m: usize, scratch: BufRef, raw_fft: LogicalDim, raw: &[LogicalDim]) -> Result<Node> {
+fn fused(ctx: &mut Ctx, job: Job, m: usize, scratch: &TransformScratch) -> Result<Node> {
     let n = job.fft.count;
     let first = Job {
-        in_side: job.in_side,
         in_count: n,
         load_factor: Some(Factor::Chirp { n, len: n }),
         store_factor: Some(Factor::ChirpSpectrum { n, m }),
-        ..Job::complex(
-            into_scratch(&LogicalDim { count: m, ..job.fft }, &raw_fft),
-            job.batch.iter().zip(raw).map(|(d, r)| into_scratch(d, r)).collect(),
-            job.src,
-            scratch,
-        )
+        ..scratch.fill(&job, m)
     };
     let second = Job {
-        out_side: job.out_side,
         out_count: job.out_count,
         store_factor: Some(Factor::Chirp { n, len: job.out_count }),
-        ..Job::complex(
-            from_scratch(&LogicalDim { count: m, ..job.fft }, &raw_fft),
-            job.batch.iter().zip(raw).map(|(d, r)| from_scratch(d, r)).collect(),
-            scratch,
-            job.dst,
-        )
+        ..scratch.drain(&job, m)
     };
     let children = vec![ctx.leaf(first)?, ctx.leaf(second)?];
     Ok(Node::Bluestein { n, m, children })

@@ -24,6 +24,7 @@
 
 use super::{factor, leaf, transpose, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::stockham::{PostTwiddle, RealStage};
+use crate::codegen::twiddle;
 use crate::error::{fail, ErrorKind, Result};
 
 pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
@@ -125,25 +126,24 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
     let columns = Job { post_twiddle: twiddle, in_side: job.in_side, ..Job::complex(n3, batch, src, between) };
     children.push(ctx.plan_job(columns)?);
 
-    let intermediate = |d: LogicalDim| LogicalDim { in_axis: d.out_axis, in_mul: d.out_mul, ..d };
     let later_batch = on_output(&job.batch);
     if b > 1 {
         let (batch, twiddle) = innermost_first(
-            [vec![intermediate(n1), intermediate(n3)], later_batch.clone()].concat(),
+            [vec![n1.as_written(), n3.as_written()], later_batch.clone()].concat(),
             Some(PostTwiddle { modulus: r * b, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             by_input(between),
         );
-        let middle = Job { post_twiddle: twiddle, ..Job::complex(intermediate(n2), batch, between, between) };
+        let middle = Job { post_twiddle: twiddle, ..Job::complex(n2.as_written(), batch, between, between) };
         children.push(if b > max_leaf && in_place { in_place_middle(ctx, middle)? } else { ctx.plan_job(middle)? });
     }
 
     // Pass 3 reads row (k2, k3) at n1 + r k2 + r b k3; with scratch it stores X[k3 + c k2 + c b k1] in place.
     let (k2, k3, k1_mul) = if in_place {
-        (intermediate(n2), intermediate(n3), f.out_mul)
+        (n2.as_written(), n3.as_written(), f.out_mul)
     } else {
         (
-            LogicalDim { out_mul: f.out_mul * c, ..intermediate(n2) },
-            LogicalDim { out_mul: f.out_mul, ..intermediate(n3) },
+            LogicalDim { out_mul: f.out_mul * c, ..n2.as_written() },
+            LogicalDim { out_mul: f.out_mul, ..n3.as_written() },
             f.out_mul * c * b,
         )
     };
@@ -151,12 +151,12 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
     let digit_muls: Vec<usize> = if b > 1 { vec![c, 1] } else { vec![1] };
     let twiddle = carried(job.post_twiddle.as_ref(), &digit_muls, c * b);
     let (batch, twiddle) = innermost_first([digits, later_batch.clone()].concat(), twiddle, by_output(dst));
-    let rows_fft = LogicalDim { out_mul: k1_mul, ..intermediate(n1) };
+    let rows_fft = LogicalDim { out_mul: k1_mul, ..n1.as_written() };
     let rows = Job { post_twiddle: twiddle, out_side: job.out_side, ..Job::complex(rows_fft, batch, between, dst) };
     children.push(ctx.plan_job(rows)?);
 
     if in_place {
-        let swap_batch = if b > 1 { [vec![intermediate(n2)], later_batch].concat() } else { later_batch };
+        let swap_batch = if b > 1 { [vec![n2.as_written()], later_batch].concat() } else { later_batch };
         children.push(transpose::swap_digits(ctx, dst, f.out_axis, r, (f.out_mul * r * b, f.out_mul), &swap_batch));
     }
     Ok(Node::ThreeFactor { n, rows: r, middle: b, columns: c, in_place, children })
@@ -173,7 +173,7 @@ fn in_place_middle(ctx: &mut Ctx, job: Job) -> Result<Node> {
 
 /// The dimensions as the destination (and a scratch region addressed like it) sees them.
 fn on_output(dims: &[LogicalDim]) -> Vec<LogicalDim> {
-    dims.iter().map(|d| LogicalDim { in_axis: d.out_axis, in_mul: d.out_mul, ..*d }).collect()
+    dims.iter().map(|d| d.as_written()).collect()
 }
 
 /// The job's own twiddle in the coordinates of its last pass, whose output index is k1 and whose first
@@ -235,7 +235,7 @@ fn in_place_split(n: usize, max_leaf: usize) -> Option<(usize, usize)> {
 
 /// (x * y) mod m without overflow.
 fn mul_mod(x: usize, y: usize, m: usize) -> usize {
-    (x as u128 * y as u128 % m as u128) as usize
+    twiddle::mul_mod(x as u64, y as u64, m as u64) as usize
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! How one Stockham leaf is shaped for a device: lanes, work-items per slot, slots per group, padding.
+//! How kernels are shaped for a device: a Stockham leaf's lanes, work-items per slot, slots per group and
+//! padding, and the elements an elementwise work-item takes.
 //!
 //! CPUs (PoCL) get explicit SIMD: VW transforms per work-item, one work-item per slot, no barriers, and
 //! padded local arrays. GPUs get the classic form: one transform per slot, several work-items per slot
@@ -24,6 +25,8 @@ const GPU_GROUP_TARGET: usize = 64;
 const CPU_POINTS_PER_ITEM: usize = 8192;
 /// Work-items per compute unit a CPU launch keeps at least, so the threads stay balanced.
 const CPU_ITEMS_PER_UNIT: usize = 8;
+/// Output elements per work-item of an elementwise pass on a CPU (see `ElementwiseKernel::per_item`).
+const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 
 /// Planner overrides from `FFTX_TUNE`, a `;`-separated list: `profile=cpu|gpu` plans for that kind of
 /// device whatever the device is (so the GPU code path can be exercised on a CPU), `max_leaf=N` caps the
@@ -54,6 +57,15 @@ fn tune() -> Tune {
 /// True when kernels take the CPU shape (explicit SIMD lanes) on `device`, `FFTX_TUNE` included.
 pub(super) fn is_cpu(device: &DeviceInfo) -> bool {
     tune().profile.unwrap_or(device.kind) == DeviceKind::Cpu
+}
+
+/// Consecutive elements each work-item of an elementwise pass handles on `device`.
+pub(super) fn elementwise_per_item(device: &DeviceInfo) -> usize {
+    if is_cpu(device) {
+        CPU_ELEMENTWISE_PER_ITEM
+    } else {
+        1
+    }
 }
 
 /// False under `FFTX_TUNE=rader=off`.

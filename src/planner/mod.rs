@@ -13,6 +13,7 @@ pub mod leaf;
 mod multidim;
 mod rader;
 mod real;
+mod scratch;
 pub mod transpose;
 pub mod tree;
 
@@ -24,9 +25,6 @@ use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::runtime::DeviceInfo;
 use std::borrow::Cow;
-
-/// Output elements per work-item of an elementwise pass on a CPU (see `ElementwiseKernel::per_item`).
-const ELEMENTWISE_PER_CPU_ITEM: usize = 64;
 pub use tree::Node;
 
 /// How one buffer is addressed: stride per axis and distance between batch entries, in that buffer's
@@ -212,6 +210,12 @@ impl LogicalDim {
     /// A dimension along the same axis on both sides.
     fn along(axis: Axis, count: usize, in_mul: usize, out_mul: usize) -> LogicalDim {
         LogicalDim { count, in_axis: axis, out_axis: axis, in_mul, out_mul }
+    }
+
+    /// This dimension read where it was written: the input side takes the output's axis and multiplier (a
+    /// pass reading back what the one before it stored).
+    fn as_written(self) -> LogicalDim {
+        LogicalDim { in_axis: self.out_axis, in_mul: self.out_mul, ..self }
     }
 }
 
@@ -427,7 +431,7 @@ impl Ctx<'_> {
             out_kind: output.kind,
             in_planar: input.planar,
             out_planar: output.planar,
-            per_item: if leaf::is_cpu(self.device) { ELEMENTWISE_PER_CPU_ITEM } else { 1 },
+            per_item: leaf::elementwise_per_item(self.device),
         };
         kernel.wide_index = self.wide(job.src, job.dst, &input, &output, kernel.element_counts(), &counts);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);

@@ -6,7 +6,8 @@
 //! convolution, at least 2n - 1 long, no longer fits one kernel (then both take five passes, and Rader's
 //! are half as long).
 
-use super::{Axis, Ctx, Job, LogicalDim, Node};
+use super::scratch::TransformScratch;
+use super::{Ctx, Job, Node};
 use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::rader;
 use crate::codegen::Precision;
@@ -29,55 +30,14 @@ pub(super) fn suits(ctx: &Ctx, job: &Job) -> bool {
 pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     let n = job.fft.count;
     let root = rader::primitive_root(n);
-    let stride = n + 1;
-    let transforms: usize = job.batch.iter().map(|d| d.count).product();
-    ctx.need_region(stride * transforms);
-    let scratch = ctx.free_tmp(&[job.src, job.dst]);
-
-    // Scratch holds transform t at t * (n + 1): the job's batch dimensions become raw strides.
-    let mut raw = Vec::with_capacity(job.batch.len());
-    let mut step = stride;
-    for d in &job.batch {
-        raw.push(LogicalDim::along(Axis::Raw, d.count, step, step));
-        step *= d.count;
-    }
-    let raw_of = |count| LogicalDim::along(Axis::Raw, count, 1, 1);
-    let in_scratch = |count| Job::complex(raw_of(count), raw.clone(), scratch, scratch);
-    let gather = Job {
-        in_side: job.in_side,
-        ..Job::complex(
-            LogicalDim { out_axis: Axis::Raw, out_mul: 1, ..job.fft },
-            job.batch
-                .iter()
-                .zip(&raw)
-                .map(|(d, r)| LogicalDim { out_axis: Axis::Raw, out_mul: r.out_mul, ..*d })
-                .collect(),
-            job.src,
-            scratch,
-        )
-    };
-    let scatter = Job {
-        out_side: job.out_side,
-        ..Job::complex(
-            LogicalDim { in_axis: Axis::Raw, in_mul: 1, ..job.fft },
-            job.batch
-                .iter()
-                .zip(&raw)
-                .map(|(d, r)| LogicalDim { in_axis: Axis::Raw, in_mul: r.in_mul, ..*d })
-                .collect(),
-            scratch,
-            job.dst,
-        )
-    };
+    // Per transform: the n - 1 points of the convolution, then x_0 and A_0.
+    let scratch = TransformScratch::new(ctx, &job, n + 1);
     let children = vec![
-        ctx.elementwise(ElementwiseOp::RaderGather { root }, gather)?,
-        ctx.plan_job(in_scratch(n - 1))?,
-        ctx.elementwise(ElementwiseOp::RaderProduct { root }, in_scratch(n))?,
-        ctx.plan_job(in_scratch(n - 1))?,
-        ctx.elementwise(
-            ElementwiseOp::RaderScatter { root_inv: rader::inverse(root, n), count: job.out_count },
-            scatter,
-        )?,
+        ctx.elementwise(ElementwiseOp::RaderGather { root }, scratch.fill(&job, n))?,
+        ctx.plan_job(scratch.inside(n - 1))?,
+        ctx.elementwise(ElementwiseOp::RaderProduct { root }, scratch.inside(n))?,
+        ctx.plan_job(scratch.inside(n - 1))?,
+        ctx.elementwise(ElementwiseOp::RaderScatter { root, count: job.out_count }, scratch.drain(&job, n))?,
     ];
     Ok(Node::Rader { n, root, children })
 }
