@@ -1,16 +1,13 @@
 /* fftx_elementwise: one pass over memory that computes each output element from one or two input elements and
  * a table: the real-transform stage of real transforms too long for one Stockham kernel (real.cl has the
- * maths), and Bluestein's chirps when its convolution is too long to fuse them into the FFTs (bluestein in
- * src/codegen). One work-item per output element k (global x) of transform t (global y); N is the complex
+ * maths), and Rader's permutations and product (rader in src/codegen). One work-item per output element k (global x) of transform t (global y); N is the complex
  * length. OP selects:
  *   OP_R2C_POST    Z_0..Z_N-1 -> X_0..X_N                          (even R2C of length 2N; table: w_2N^k)
  *   OP_TRUNCATE    the first OUT_COUNT elements                    (odd R2C: keep N/2 + 1)
  *   OP_C2R_PRE     X_0..X_N -> Z'_0..Z'_N-1                         (even C2R of length 2N; table: w_2N^k)
  *   OP_EXPAND      X_0..X_N/2 -> X_0..X_N-1 by symmetry              (odd C2R)
- *   OP_CHIRP_IN    x_k c_k for k < N, zero up to OUT_COUNT           (table: the chirp c)
- *   OP_CONJ_MUL    conj(x_k) times table entry k                    (Bluestein's pointwise product and chirp-out)
  *   OP_RADER_GATHER   x_(g^k) for k < N - 1, then x_0                (Rader; table: g^k as REALs)
- *   OP_RADER_PRODUCT  OP_CONJ_MUL for k < N - 1, and A_0 kept at N   (table: Rader's spectrum)
+ *   OP_RADER_PRODUCT  conj(x_k) times entry k for k < N - 1, A_0 kept at N (table: Rader's spectrum)
  *   OP_RADER_SCATTER  x_0 + conj(z_q) to output g^-q, x_0 + A_0 to output 0, outputs below OUT_COUNT only
  *                     (table: g^-q as REALs; runs over q < N - 1)
  * Each work-item runs PER_ITEM consecutive elements of the LOOP_COUNT.
@@ -20,11 +17,9 @@
 #define OP_TRUNCATE 2
 #define OP_C2R_PRE 3
 #define OP_EXPAND 4
-#define OP_CHIRP_IN 5
-#define OP_CONJ_MUL 6
-#define OP_RADER_GATHER 7
-#define OP_RADER_PRODUCT 8
-#define OP_RADER_SCATTER 9
+#define OP_RADER_GATHER 5
+#define OP_RADER_PRODUCT 6
+#define OP_RADER_SCATTER 7
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
 
@@ -70,23 +65,16 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     }
     if (dest >= OUT_COUNT)
         return;
-#else
-#if OP == OP_CHIRP_IN
-    if (k < N)
-#endif
-    {
-        ELEMENT(k, xr, xi);
-#if OP == OP_RADER_PRODUCT
-        /* The one work-item that reads A_0 keeps it: no other touches element N. */
-        if (k == 0)
-            OUT_AT(ob + (IDX)N * out_stride, xr, xi);
-#endif
-        xi *= OP == OP_CHIRP_IN ? conj_in : K(-1.0);
-        __global const REAL *w = tw + 2 * k;
-        REAL yr = xr * w[0] - xi * w[1];
-        xi = xr * w[1] + xi * w[0];
-        xr = yr;
-    }
+#elif OP == OP_RADER_PRODUCT
+    ELEMENT(k, xr, xi);
+    /* The one work-item that reads A_0 keeps it: no other touches element N. */
+    if (k == 0)
+        OUT_AT(ob + (IDX)N * out_stride, xr, xi);
+    xi = -xi;
+    __global const REAL *w = tw + 2 * k;
+    REAL yr = xr * w[0] - xi * w[1];
+    xi = xr * w[1] + xi * w[0];
+    xr = yr;
 #endif
     OUT_AT(ob + dest * out_stride, xr * scale, xi * scale * conj_out);
 }

@@ -17,9 +17,14 @@
  *   REAL_STAGE                    STAGE_NONE, STAGE_R2C_POST (IN_COUNT = N, OUT_COUNT = N + 1),
  *                                 STAGE_C2R_PRE (IN_COUNT = N + 1), or STAGE_HERM_EXPAND (odd C2R: IN_COUNT = N/2 + 1, the rest
  *                                 by Hermitian symmetry); RT_OFF locates the real-transform roots
- *   LOAD_MUL, LOAD_OFF            multiply input element n by table entry LOAD_OFF + n (Bluestein's chirp);
- *                                 with IN_COUNT < N the elements IN_COUNT..N-1 are zero
- *   STORE_MUL, STORE_OFF          output element k becomes conj(y_k) * table entry STORE_OFF + k
+ *   LOAD_MUL                      multiply input element n of lane l by table entry LOAD_OFF + j,
+ *                                 j = LOAD_KMUL n + LOAD_BASE(coordinates of l) (Bluestein's chirp); LOAD_LANES
+ *                                 when j differs between lanes, LOAD_STEP1 when it grows by one from lane
+ *                                 to lane along batch dimension 0; LOAD_GUARD when elements with j >= LOAD_LIMIT,
+ *                                 which are zero and not read, occur. With IN_COUNT < N the elements
+ *                                 IN_COUNT..N-1 are zero too.
+ *   STORE_MUL                     output element k becomes conj(y_k) times the STORE_ table entry, found the
+ *                                 same way; elements past STORE_LIMIT are not written
  *   POST_TW                       0, or the four-step twiddle on output element k of a transform with batch
  *                                 coordinates c: w_n^e, e = c[PT_C] * (sum_d m_d c[d] + kmul k) mod n.
  *                                 POST_TW_LANES: e = (c0 + lane) kmul k, with a per-lane factor table.
@@ -139,32 +144,69 @@
     } while (0)
 #endif
 
-/* Bluestein's elementwise factors, fused into the load and the store. */
-#if LOAD_MUL
-#define LOAD_FACTOR(n, xr, xi)                                                                      \
+/* Bluestein's elementwise factors, fused into the load and the store: one table entry for all lanes, or one
+ * per lane. Entries past the limit are never used, and the clamp keeps their reads inside the table. */
+#define FACTOR_AT(PRE, base, l, n) ((base)[l] + (IDX)(n) * CAT(PRE, _KMUL))
+#define FACTOR_ENTRY(PRE, base, l, n)                                                               \
+    (tw + 2 * (CAT(PRE, _OFF) + (CAT(PRE, _GUARD) && FACTOR_AT(PRE, base, l, n) >= CAT(PRE, _LIMIT)   \
+                                     ? 0                                                            \
+                                     : FACTOR_AT(PRE, base, l, n))))
+#define FACTOR_MUL(PRE, base, top, n, xr, xi)                                                       \
     do {                                                                                            \
-        __global const REAL *f_ = tw + 2 * (LOAD_OFF + (n));                                        \
-        CMUL(xr, xi, xr, xi, f_[0], f_[1]);                                                         \
+        if (CAT(PRE, _LANES) && CAT(PRE, _STEP1) && lanes_adjacent && FACTOR_ALL_IN(PRE, top, n)) {   \
+            V fr_, fi_;                                                                             \
+            SPLIT_PAIRS(tw + 2 * (CAT(PRE, _OFF) + FACTOR_AT(PRE, base, 0, n)), fr_, fi_);            \
+            CMUL(xr, xi, xr, xi, fr_, fi_);                                                         \
+        } else if (CAT(PRE, _LANES)) {                                                              \
+            REAL fr_[VW], fi_[VW];                                                                  \
+            UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                \
+                __global const REAL *f_ = FACTOR_ENTRY(PRE, base, l_, n);                           \
+                fr_[l_] = f_[0];                                                                    \
+                fi_[l_] = f_[1];                                                                    \
+            }                                                                                       \
+            CMUL(xr, xi, xr, xi, VLOADV(fr_), VLOADV(fi_));                                         \
+        } else {                                                                                    \
+            __global const REAL *f_ = FACTOR_ENTRY(PRE, base, 0, n);                                \
+            CMUL(xr, xi, xr, xi, f_[0], f_[1]);                                                     \
+        }                                                                                           \
     } while (0)
+/* Whether element n of lane l (of every lane) lies inside the factor's sequence. */
+#define FACTOR_IN(PRE, base, l, n) (!CAT(PRE, _GUARD) || FACTOR_AT(PRE, base, l, n) < CAT(PRE, _LIMIT))
+#define FACTOR_ALL_IN(PRE, top, n) (!CAT(PRE, _GUARD) || (top) + (IDX)(n) * CAT(PRE, _KMUL) < CAT(PRE, _LIMIT))
+
+#if LOAD_MUL
+#define LOAD_FACTOR(n, xr, xi) FACTOR_MUL(LOAD, lf_base, lf_top, n, xr, xi)
+#define LOAD_IN(l, n) FACTOR_IN(LOAD, lf_base, l, n)
+#define LOAD_ALL_IN(n) FACTOR_ALL_IN(LOAD, lf_top, n)
 #else
 #define LOAD_FACTOR(n, xr, xi)
+#define LOAD_IN(l, n) 1
+#define LOAD_ALL_IN(n) 1
 #endif
 #if STORE_MUL
 #define STORE_FACTOR(k, xr, xi)                                                                     \
     do {                                                                                            \
-        __global const REAL *f_ = tw + 2 * (STORE_OFF + (k));                                       \
         xi = -xi;                                                                                   \
-        CMUL(xr, xi, xr, xi, f_[0], f_[1]);                                                         \
+        FACTOR_MUL(STORE, sf_base, sf_top, k, xr, xi);                                              \
     } while (0)
+#define STORE_IN(l, k) FACTOR_IN(STORE, sf_base, l, k)
+#define STORE_ALL_IN(k) FACTOR_ALL_IN(STORE, sf_top, k)
 #else
 #define STORE_FACTOR(k, xr, xi)
+#define STORE_IN(l, k) 1
+#define STORE_ALL_IN(k) 1
 #endif
 
 /* Element n of every lane, one scalar per lane. */
 #define GATHER_IN(n, dre, dim)                                                                      \
     do {                                                                                            \
         REAL xr_[VW], xi_[VW];                                                                      \
-        UNROLL for (int l_ = 0; l_ < VW; l_++) IN_AT(ib[l_] + (IDX)(n) * in_stride, xr_[l_], xi_[l_]); \
+        UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
+            if (LOAD_IN(l_, n))                                                                     \
+                IN_AT(ib[l_] + (IDX)(n) * in_stride, xr_[l_], xi_[l_]);                             \
+            else                                                                                    \
+                xr_[l_] = xi_[l_] = K(0.0);                                                         \
+        }                                                                                           \
         V gr_ = VLOADV(xr_), gi_ = VLOADV(xi_) * conj_in;                                           \
         LOAD_FACTOR(n, gr_, gi_);                                                                   \
         dre = gr_;                                                                                  \
@@ -177,7 +219,7 @@
         VSTOREV(xr, sr_);                                                                           \
         VSTOREV(xi, si_);                                                                           \
         UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            if (t0 + l_ < batch)                                                                    \
+            if (t0 + l_ < batch && STORE_IN(l_, k))                                                 \
                 OUT_AT(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                           \
         }                                                                                           \
     } while (0)
@@ -218,6 +260,13 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX tw_hi = (IDX)params[P_TW_HI], tw_lanes = (IDX)params[P_TW_LANES];
     ulong tw_e[VW], tw_step[VW];
 #endif
+    /* Each lane's first factor entry, and the largest of them. */
+#if LOAD_MUL
+    IDX lf_base[VW], lf_top = 0;
+#endif
+#if STORE_MUL
+    IDX sf_base[VW], sf_top = 0;
+#endif
     UNROLL for (int l = 0; l < VW; l++) {
         if (l > 0) {
             ib[l] = ib[l - 1];
@@ -225,6 +274,14 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             if (t0 + l < batch)
                 next_transform(params, coord, &ib[l], &ob[l]);
         }
+#if LOAD_MUL
+        lf_base[l] = LOAD_BASE(coord);
+        lf_top = max(lf_top, lf_base[l]);
+#endif
+#if STORE_MUL
+        sf_base[l] = STORE_BASE(coord);
+        sf_top = max(sf_top, sf_base[l]);
+#endif
 #if POST_TW
         /* e(k) = c (base + kmul k) mod n is linear in k: start at k = lid, step by P. */
         if (POST_TW == POST_TW_GENERAL || l == 0 || !lanes_adjacent) {
@@ -248,6 +305,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
 #if IN_MODE == MODE_ROWS && VW > 1
     for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
+        if (!LOAD_ALL_IN(n0 + VW - 1)) {
+            UNROLL for (int q = 0; q < VW; q++) GATHER_IN(n0 + q, lre_in[LIX(n0 + q)], lim_in[LIX(n0 + q)]);
+            continue;
+        }
         V xr[VW], xi[VW];
         UNROLL for (int l = 0; l < VW; l++) IN_ROW(ib[l] + (IDX)n0 * in_stride, xr[l], xi[l]);
         TRANSPOSE(xr);
@@ -263,7 +324,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
 #elif IN_MODE == MODE_COLS && VW > 1
     for (int n = lid; n < IN_COUNT; n += P) {
-        if (lanes_adjacent) {
+        if (lanes_adjacent && LOAD_ALL_IN(n)) {
             V xr, xi;
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
             xi *= conj_in;
@@ -360,6 +421,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int k0 = lid * VW; k0 + VW <= OUT_COUNT; k0 += P * VW) {
         V xr[VW], xi[VW];
         UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);
+        if (!STORE_ALL_IN(k0 + VW - 1)) {
+            UNROLL for (int q = 0; q < VW; q++) SCATTER_OUT(k0 + q, xr[q], xi[q]);
+            continue;
+        }
         TRANSPOSE(xr);
         TRANSPOSE(xi);
         UNROLL for (int l = 0; l < VW; l++) {
@@ -376,7 +441,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int k = lid; k < OUT_COUNT; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
-        if (lanes_adjacent)
+        if (lanes_adjacent && STORE_ALL_IN(k))
             OUT_LANES(ob[0] + (IDX)k * out_stride, xr, xi);
         else
             SCATTER_OUT(k, xr, xi);

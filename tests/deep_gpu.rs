@@ -25,3 +25,9 @@ fn real_axes_around_three_passes() {
     force_small_gpu_kernels();
     deep_cases::real_axes_around_three_passes();
 }
+
+#[test]
+fn bluestein_in_passes() {
+    force_small_gpu_kernels();
+    deep_cases::bluestein_in_passes();
+}

@@ -14,6 +14,32 @@ pub enum Factor {
     ChirpSpectrum { n: usize, m: usize },
 }
 
+/// A factor as one kernel applies it: element k of the transform with batch coordinates c takes table entry
+/// j = k_mul k + sum_d dim_muls[d] c[d]. Elements with j >= limit lie past the end of the sequence the
+/// factor belongs to: on load they are zero and not read, on store they are not written. A four-step
+/// carries its job's factor into its first pass (load) and last pass (store) this way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexedFactor {
+    pub factor: Factor,
+    pub k_mul: usize,
+    pub dim_muls: Vec<usize>,
+    pub limit: usize,
+}
+
+impl IndexedFactor {
+    /// Entry k for element k, over the whole table.
+    pub fn direct(factor: Factor) -> IndexedFactor {
+        IndexedFactor { factor, k_mul: 1, dim_muls: Vec::new(), limit: factor.table_len() }
+    }
+
+    /// True when some of `count` elements of a transform in a batch of `dim_counts` reach past the limit.
+    pub fn needs_guard(&self, count: usize, dim_counts: &[usize]) -> bool {
+        let last = self.k_mul * (count.max(1) - 1)
+            + self.dim_muls.iter().zip(dim_counts).map(|(m, c)| m * (c.max(&1) - 1)).sum::<usize>();
+        last >= self.limit
+    }
+}
+
 impl Factor {
     pub fn table_len(&self) -> usize {
         match *self {

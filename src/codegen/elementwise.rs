@@ -1,8 +1,7 @@
 //! One pass over memory computing each output element from one or two input elements and a table
 //! (`kernels/elementwise.cl`): the real stage of real transforms too long for one Stockham kernel,
-//! Bluestein's chirps when they do not fuse into its FFTs, and Rader's permutations and product.
+//! and Rader's permutations and product.
 
-use super::bluestein::Factor;
 use super::rader;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
 use super::twiddle::{split_table, split_table_shape};
@@ -18,12 +17,6 @@ pub enum ElementwiseOp {
     C2rPre,
     /// X_0..X_n/2 -> X_0..X_n-1 by Hermitian symmetry (odd C2R).
     Expand,
-    /// Bluestein: x_k c_k for k < n, zero up to the convolution length m.
-    ChirpIn { m: usize },
-    /// Bluestein: conj(A_k) conj(B_k), B the spectrum of the chirp padded to m.
-    SpectrumProduct { m: usize },
-    /// Bluestein: conj(z_k) c_k for the first `count` k.
-    ChirpOut { count: usize },
     /// Rader (prime n, generator `root`): a_p = x_(g^p) for p < n - 1, then x_0 at n - 1.
     RaderGather { root: usize },
     /// Rader: conj(A_k) conj(C_k / (n - 1)) for k < n - 1, C the spectrum of the roots, keeping A_0 at n.
@@ -66,9 +59,6 @@ impl ElementwiseKernel {
             ElementwiseOp::Truncate => (n / 2 + 1, n / 2 + 1),
             ElementwiseOp::C2rPre => (n + 1, n),
             ElementwiseOp::Expand => (n / 2 + 1, n),
-            ElementwiseOp::ChirpIn { m } => (n, m),
-            ElementwiseOp::SpectrumProduct { m } => (m, m),
-            ElementwiseOp::ChirpOut { count } => (count, count),
             ElementwiseOp::RaderGather { .. } => (n, n),
             ElementwiseOp::RaderProduct { .. } => (n - 1, n + 1),
             ElementwiseOp::RaderScatter { count, .. } => (n + 1, count),
@@ -116,11 +106,9 @@ impl ElementwiseKernel {
             ElementwiseOp::Truncate => 2,
             ElementwiseOp::C2rPre => 3,
             ElementwiseOp::Expand => 4,
-            ElementwiseOp::ChirpIn { .. } => 5,
-            ElementwiseOp::SpectrumProduct { .. } | ElementwiseOp::ChirpOut { .. } => 6,
-            ElementwiseOp::RaderGather { .. } => 7,
-            ElementwiseOp::RaderProduct { .. } => 8,
-            ElementwiseOp::RaderScatter { .. } => 9,
+            ElementwiseOp::RaderGather { .. } => 5,
+            ElementwiseOp::RaderProduct { .. } => 6,
+            ElementwiseOp::RaderScatter { .. } => 7,
         };
         d.set("VW", 1)
             .set("IDX", if self.wide_index { "ulong" } else { "uint" })
@@ -158,9 +146,6 @@ impl ElementwiseKernel {
         match self.op {
             ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => split_table(n + 1, 2 * n as u64),
             ElementwiseOp::Truncate | ElementwiseOp::Expand => Vec::new(),
-            ElementwiseOp::ChirpIn { .. } => Factor::Chirp { n, len: n }.table(),
-            ElementwiseOp::SpectrumProduct { m } => Factor::ChirpSpectrum { n, m }.table(),
-            ElementwiseOp::ChirpOut { count } => Factor::Chirp { n, len: count }.table(),
             ElementwiseOp::RaderProduct { root } => rader::spectrum(n, root),
             ElementwiseOp::RaderGather { root } => rader::positions(n, root),
             ElementwiseOp::RaderScatter { root, .. } => rader::positions(n, rader::inverse(root, n)),

@@ -51,7 +51,7 @@ const STOCKHAM_CL: &str = include_str!("../../kernels/stockham.cl");
 /// One kernel of a plan: a Stockham leaf, an elementwise pass or a transpose.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KernelSpec {
-    Stockham(stockham::StockhamKernel),
+    Stockham(Box<stockham::StockhamKernel>),
     Elementwise(elementwise::ElementwiseKernel),
     Transpose(transpose::TransposeKernel),
 }

@@ -1,6 +1,6 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
-use super::bluestein::Factor;
+use super::bluestein::IndexedFactor;
 use super::twiddle::{mul_mod, split_table, split_table_shape, stockham_offsets, stockham_table, unit_root};
 use super::{
     Defines, KernelSource, Precision, Reach, ACCESS_CL, BUTTERFLIES_CL, COMMON_CL, LANES_CL, LAYOUT_CL, REAL_CL,
@@ -84,8 +84,8 @@ pub struct StockhamKernel {
     pub in_count: usize,
     pub out_count: usize,
     /// Elementwise factors applied on load and (after conjugating) on store.
-    pub load_factor: Option<Factor>,
-    pub store_factor: Option<Factor>,
+    pub load_factor: Option<IndexedFactor>,
+    pub store_factor: Option<IndexedFactor>,
     /// Four-step twiddle applied to each output element.
     pub post_twiddle: Option<PostTwiddle>,
     /// Offsets may exceed 2^32 elements.
@@ -106,11 +106,39 @@ impl StockhamKernel {
     }
 
     pub fn reach_in(&self) -> Reach {
-        Reach::of(self.in_count, self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar)
+        let full = Reach::of(self.in_count, self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar);
+        self.guarded(full, self.load_factor.as_ref(), self.in_count, self.in_stride, |d| d.in_stride)
     }
 
     pub fn reach_out(&self) -> Reach {
-        Reach::of(self.out_count, self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar)
+        let full =
+            Reach::of(self.out_count, self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar);
+        self.guarded(full, self.store_factor.as_ref(), self.out_count, self.out_stride, |d| d.out_stride)
+    }
+
+    /// The reach of a side whose factor leaves out elements past its limit. When every position the factor
+    /// indexes is `unit` times its entry (as in the passes of a four-step), the furthest is unit (limit - 1)
+    /// plus the dimensions the factor ignores; otherwise the full reach stands.
+    fn guarded(
+        &self,
+        full: Reach,
+        factor: Option<&IndexedFactor>,
+        count: usize,
+        stride: usize,
+        pick: fn(&BatchDim) -> usize,
+    ) -> Reach {
+        let counts: Vec<usize> = self.batch.iter().map(|d| d.count).collect();
+        let Some(f) = factor.filter(|f| f.needs_guard(count, &counts)) else { return full };
+        let unit = stride / f.k_mul;
+        let indexed = |i: usize| f.dim_muls.get(i).copied().unwrap_or(0);
+        let linear = stride == unit * f.k_mul
+            && self.batch.iter().enumerate().all(|(i, d)| indexed(i) == 0 || pick(d) == unit * indexed(i));
+        if !linear {
+            return full;
+        }
+        let rest: Vec<BatchDim> =
+            self.batch.iter().enumerate().filter(|&(i, _)| indexed(i) == 0).map(|(_, d)| *d).collect();
+        Reach::of(f.limit, unit, &rest, pick, full.kind, full.planar)
     }
 
     /// Global and local work sizes: x spans the work-items of a slot, y the slots.
@@ -182,13 +210,12 @@ impl StockhamKernel {
                     RealStage::HermExpand => 3,
                 },
             )
-            .flag("LOAD_MUL", self.load_factor.is_some())
-            .flag("STORE_MUL", self.store_factor.is_some())
-            .set("LOAD_OFF", self.factor_offsets().0)
-            .set("STORE_OFF", self.factor_offsets().1)
             .set("POST_TW", self.post_twiddle_mode())
             .set("PT_OFF", stockham_table_len(&self.radices))
             .set("RT_OFF", stockham_table_len(&self.radices));
+        let (load_off, store_off) = self.factor_offsets();
+        self.factor_defines(&mut d, "LOAD", self.load_factor.as_ref(), load_off, self.in_count);
+        self.factor_defines(&mut d, "STORE", self.store_factor.as_ref(), store_off, self.out_count);
         let offsets = stockham_offsets(&self.radices);
         let mut span = 1;
         for (q, (&radix, &offset)) in self.radices.iter().zip(&offsets).enumerate() {
@@ -202,6 +229,36 @@ impl StockhamKernel {
             source: d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, STOCKHAM_CL]),
             options: String::new(),
         }
+    }
+
+    /// PREFIX_MUL and, with a factor, where its table starts (PREFIX_OFF), the entry of element k in lane l
+    /// (PREFIX_KMUL k + PREFIX_BASE(coordinates of l)), whether entries differ between lanes (PREFIX_LANES)
+    /// and are neighbours along batch dimension 0 (PREFIX_STEP1), and whether some elements lie past PREFIX_LIMIT (PREFIX_GUARD).
+    fn factor_defines(
+        &self,
+        d: &mut Defines,
+        prefix: &str,
+        factor: Option<&IndexedFactor>,
+        offset: usize,
+        count: usize,
+    ) {
+        d.flag(&format!("{prefix}_MUL"), factor.is_some());
+        let Some(f) = factor else { return };
+        let counts: Vec<usize> = self.batch.iter().map(|b| b.count).collect();
+        let terms: Vec<String> = f
+            .dim_muls
+            .iter()
+            .enumerate()
+            .filter(|&(_, &m)| m != 0)
+            .map(|(dim, m)| format!(" + (IDX)(c)[{dim}] * {m}"))
+            .collect();
+        d.set(&format!("{prefix}_OFF"), offset)
+            .set(&format!("{prefix}_KMUL"), f.k_mul)
+            .set(&format!("{prefix}_BASE(c)"), format!("((IDX)0{})", terms.concat()))
+            .flag(&format!("{prefix}_LANES"), !terms.is_empty())
+            .flag(&format!("{prefix}_STEP1"), f.dim_muls.first() == Some(&1))
+            .flag(&format!("{prefix}_GUARD"), f.needs_guard(count, &counts))
+            .set(&format!("{prefix}_LIMIT"), f.limit);
     }
 
     /// The runtime sizes and strides the kernel reads (layout documented in `kernels/layout.cl`).
@@ -235,11 +292,8 @@ impl StockhamKernel {
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
         let mut table = stockham_table(&self.radices);
         table.extend(self.stage_table());
-        if let Some(f) = self.load_factor {
-            table.extend(f.table());
-        }
-        if let Some(f) = self.store_factor {
-            table.extend(f.table());
+        for f in [&self.load_factor, &self.store_factor].into_iter().flatten() {
+            table.extend(f.factor.table());
         }
         table
     }
@@ -271,7 +325,7 @@ impl StockhamKernel {
     /// Table offsets of the load and store factors.
     fn factor_offsets(&self) -> (usize, usize) {
         let load = stockham_table_len(&self.radices) + self.stage_table_len();
-        let store = load + self.load_factor.map_or(0, |f| f.table_len());
+        let store = load + self.load_factor.as_ref().map_or(0, |f| f.factor.table_len());
         (load, store)
     }
 

@@ -4,51 +4,45 @@
 //! run in scratch laid out per transform (element j of transform t at t * m + j): a chirp-in pass, an
 //! m-point FFT, a pointwise product with the precomputed spectrum of the chirp, a second m-point FFT, and a
 //! chirp-out pass (`codegen::bluestein` has the maths). Every step is a forward transform; the conjugations
-//! that turn the second FFT into an inverse one ride on the elementwise passes. When one kernel holds m
-//! points, the elementwise passes fuse into the two FFT leaves (a factor on load and on store): two passes
-//! over memory in all.
+//! that turn the second FFT into an inverse one ride on the elementwise steps. Those steps fuse into the two
+//! FFTs as factors on load and on store: into their leaves when one kernel holds m points, otherwise into the
+//! first and last passes of their four-steps, which also read only the n inputs and write only the outputs
+//! asked for.
 
 use super::scratch::TransformScratch;
 use super::{Ctx, Job, Node};
-use crate::codegen::bluestein::Factor;
-use crate::codegen::elementwise::ElementwiseOp;
+use crate::codegen::bluestein::{Factor, IndexedFactor};
 use crate::error::{fail, ErrorKind, Result};
 use crate::planner::{factor, leaf};
 
+/// Two FFTs of m points: (chirp-in, FFT, conj(spectrum)) into scratch, then (FFT, conj, chirp) out of it.
 pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
-    if job.post_twiddle.is_some() {
-        return fail(ErrorKind::Bugcheck, "a Bluestein job carrying a four-step twiddle");
+    if job.post_twiddle.is_some() || job.load_factor.is_some() || job.store_factor.is_some() {
+        return fail(ErrorKind::Bugcheck, "a Bluestein job carrying a twiddle or a factor");
     }
     let n = job.fft.count;
     let m = factor::bluestein_length(n);
     let scratch = TransformScratch::new(ctx, &job, m);
-    if leaf::fits_in_one_kernel(m, ctx.device, ctx.problem.precision) {
-        return fused(ctx, job, m, &scratch);
-    }
-    let children = vec![
-        ctx.elementwise(ElementwiseOp::ChirpIn { m }, scratch.fill(&job, n))?,
-        ctx.plan_job(scratch.inside(m))?,
-        ctx.elementwise(ElementwiseOp::SpectrumProduct { m }, scratch.inside(n))?,
-        ctx.plan_job(scratch.inside(m))?,
-        ctx.elementwise(ElementwiseOp::ChirpOut { count: job.out_count }, scratch.drain(&job, n))?,
-    ];
-    Ok(Node::Bluestein { n, m, children })
-}
-
-/// Two leaves: (chirp-in, FFT, conj(spectrum)) into scratch, then (FFT, conj, chirp) out of it.
-fn fused(ctx: &mut Ctx, job: Job, m: usize, scratch: &TransformScratch) -> Result<Node> {
-    let n = job.fft.count;
     let first = Job {
         in_count: n,
-        load_factor: Some(Factor::Chirp { n, len: n }),
-        store_factor: Some(Factor::ChirpSpectrum { n, m }),
+        load_factor: Some(IndexedFactor::direct(Factor::Chirp { n, len: n })),
+        store_factor: Some(IndexedFactor::direct(Factor::ChirpSpectrum { n, m })),
         ..scratch.fill(&job, m)
     };
     let second = Job {
         out_count: job.out_count,
-        store_factor: Some(Factor::Chirp { n, len: job.out_count }),
+        store_factor: Some(IndexedFactor::direct(Factor::Chirp { n, len: job.out_count })),
         ..scratch.drain(&job, m)
     };
-    let children = vec![ctx.leaf(first)?, ctx.leaf(second)?];
+    let children = vec![fft(ctx, first)?, fft(ctx, second)?];
     Ok(Node::Bluestein { n, m, children })
+}
+
+/// One leaf when a kernel holds m points, even past the length where plain transforms split.
+fn fft(ctx: &mut Ctx, job: Job) -> Result<Node> {
+    if leaf::fits_in_one_kernel(job.fft.count, ctx.device, ctx.problem.precision) {
+        ctx.leaf(job)
+    } else {
+        ctx.plan_job(job)
+    }
 }

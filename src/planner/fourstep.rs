@@ -6,7 +6,7 @@
 //! 2. for each k2, an FFT of length `rows` over n1 of the scratch row, written to k2 + columns * k1.
 //!
 //! A twiddle the job itself must apply to its output is carried into the last pass, re-expressed in that
-//! pass's coordinates.
+//! pass's coordinates; so are the factors fused into its load (first pass) and store (last pass).
 //!
 //! When `columns` is longer than one kernel, it splits as middle * c, and the job runs in three passes over
 //! n = r b c (r = rows, b = middle) with n = m + r b n3, m = n1 + r n2, and k = k3 + c k2 + c b k1, since
@@ -22,7 +22,8 @@
 //! 4. for each k2, an in-place r x r transpose trades the digits k1 and k3 (`transpose.rs`).
 //! Each leaf reads and writes whole transforms at the same positions, so passes 1-3 then need no scratch.
 
-use super::{factor, leaf, transpose, BufRef, Ctx, Job, LogicalDim, Node, Side};
+use super::{factor, leaf, transpose, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
+use crate::codegen::bluestein::IndexedFactor;
 use crate::codegen::stockham::{PostTwiddle, RealStage};
 use crate::codegen::twiddle;
 use crate::error::{fail, ErrorKind, Result};
@@ -31,6 +32,9 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     let n = job.fft.count;
     let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
     if ctx.problem.no_scratch {
+        if job.load_factor.is_some() || job.store_factor.is_some() {
+            return fail(ErrorKind::NotImplemented, "fused factors need the four-step with scratch");
+        }
         let Some((a, b)) = in_place_split(n, max_leaf) else {
             return fail(
                 ErrorKind::NotImplemented,
@@ -63,32 +67,44 @@ const MIN_MIDDLE: usize = 16;
 /// The two-pass four-step with a chosen split (`rows * columns == job.fft.count`).
 pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
     let n = job.fft.count;
+    check_counts(&job)?;
     let scratch = ctx.free_tmp(&[job.src, job.dst]);
     let f = job.fft;
+    let (fm, batch_mid) = intermediate(ctx, &job);
 
-    let col_batch = [vec![LogicalDim { count: rows, ..f }], job.batch.clone()].concat();
-    let columns_fft = LogicalDim { count: columns, in_mul: f.in_mul * rows, out_mul: f.out_mul * rows, ..f };
-    let (col_batch, col_twiddle) =
-        innermost_first(col_batch, Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }), |d| {
-            d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis)
-        });
+    let col_batch = [vec![LogicalDim { count: rows, ..fm }], batch_mid.clone()].concat();
+    let columns_fft = LogicalDim { count: columns, in_mul: fm.in_mul * rows, out_mul: fm.out_mul * rows, ..fm };
+    let first = Indexed {
+        twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+        factor: carried_factor(job.load_factor.as_ref(), &[1], rows),
+    };
+    let (col_batch, first) =
+        innermost_first(col_batch, first, |d| d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis));
     let columns_job = Job {
-        post_twiddle: col_twiddle,
+        post_twiddle: first.twiddle,
+        load_factor: first.factor,
         in_side: job.in_side,
         ..Job::complex(columns_fft, col_batch, job.src, scratch)
     };
 
-    // Scratch is addressed like the destination, so pass 2 reads every dimension with output axes and
-    // multipliers.
-    let k2 = LogicalDim { count: columns, in_axis: f.out_axis, in_mul: f.out_mul * rows, out_mul: f.out_mul, ..f };
-    let row_batch = [vec![k2], on_output(&job.batch)].concat();
-    // The job's twiddle on k = k2 + columns k1, k2 the new dimension 0.
-    let post_twiddle = carried(job.post_twiddle.as_ref(), &[1], columns);
-    let (row_batch, post_twiddle) =
-        innermost_first(row_batch, post_twiddle, |d| d.out_mul * ctx.problem.layout(job.dst).stride(d.out_axis));
+    // Pass 2 reads every dimension where pass 1 wrote it.
+    let k2 = LogicalDim { count: columns, in_axis: fm.out_axis, in_mul: fm.out_mul * rows, out_mul: f.out_mul, ..f };
+    let row_batch = [vec![k2], read_back(&batch_mid, &job.batch)].concat();
+    // The job's twiddle and store factor on k = k2 + columns k1, k2 the new dimension 0.
+    let last = Indexed {
+        twiddle: carried(job.post_twiddle.as_ref(), &[1], columns),
+        factor: carried_factor(job.store_factor.as_ref(), &[1], columns),
+    };
+    let (row_batch, last) =
+        innermost_first(row_batch, last, |d| d.out_mul * ctx.problem.layout(job.dst).stride(d.out_axis));
     let rows_fft =
-        LogicalDim { count: rows, in_axis: f.out_axis, in_mul: f.out_mul, out_mul: f.out_mul * columns, ..f };
-    let rows_job = Job { post_twiddle, out_side: job.out_side, ..Job::complex(rows_fft, row_batch, scratch, job.dst) };
+        LogicalDim { count: rows, in_axis: fm.out_axis, in_mul: fm.out_mul, out_mul: f.out_mul * columns, ..f };
+    let rows_job = Job {
+        post_twiddle: last.twiddle,
+        store_factor: last.factor,
+        out_side: job.out_side,
+        ..Job::complex(rows_fft, row_batch, scratch, job.dst)
+    };
 
     let children = vec![ctx.plan_job(columns_job)?, ctx.plan_job(rows_job)?];
     Ok(Node::FourStep { n, rows, columns, children })
@@ -98,6 +114,7 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 /// followed by the digit swap (then c = r).
 fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_place: bool) -> Result<Node> {
     let n = job.fft.count;
+    check_counts(&job)?;
     let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
     if in_place {
         if job.in_side != Side::Complex || job.out_side != Side::Complex || job.stage != RealStage::None {
@@ -110,7 +127,9 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
     let (src, dst) = (job.src, job.dst);
     let between = if in_place { dst } else { ctx.free_tmp(&[src, dst]) };
     let f = job.fft;
-    let digit = |count: usize, mul: usize| LogicalDim { count, in_mul: f.in_mul * mul, out_mul: f.out_mul * mul, ..f };
+    let (fm, batch_mid) = intermediate(ctx, &job);
+    let digit =
+        |count: usize, mul: usize| LogicalDim { count, in_mul: fm.in_mul * mul, out_mul: fm.out_mul * mul, ..fm };
     let (n1, n2, n3) = (digit(r, 1), digit(b, r), digit(c, r * b));
     let problem = ctx.problem;
     let by_input = |buffer: BufRef| move |d: &LogicalDim| d.in_mul * problem.layout(buffer).stride(d.in_axis);
@@ -118,22 +137,30 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
     let mut children = Vec::with_capacity(4);
 
     // n1 and n2 together are m, one dimension of r * b contiguous positions.
-    let (batch, twiddle) = innermost_first(
-        [vec![digit(r * b, 1)], job.batch.clone()].concat(),
-        Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
-        by_input(src),
-    );
-    let columns = Job { post_twiddle: twiddle, in_side: job.in_side, ..Job::complex(n3, batch, src, between) };
+    let first = Indexed {
+        twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+        factor: carried_factor(job.load_factor.as_ref(), &[1], r * b),
+    };
+    let (batch, first) = innermost_first([vec![digit(r * b, 1)], batch_mid.clone()].concat(), first, by_input(src));
+    let columns = Job {
+        post_twiddle: first.twiddle,
+        load_factor: first.factor,
+        in_side: job.in_side,
+        ..Job::complex(n3, batch, src, between)
+    };
     children.push(ctx.plan_job(columns)?);
 
-    let later_batch = on_output(&job.batch);
+    let later_batch = on_output(&batch_mid);
     if b > 1 {
-        let (batch, twiddle) = innermost_first(
+        let (batch, middle) = innermost_first(
             [vec![n1.as_written(), n3.as_written()], later_batch.clone()].concat(),
-            Some(PostTwiddle { modulus: r * b, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+            Indexed {
+                twiddle: Some(PostTwiddle { modulus: r * b, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+                factor: None,
+            },
             by_input(between),
         );
-        let middle = Job { post_twiddle: twiddle, ..Job::complex(n2.as_written(), batch, between, between) };
+        let middle = Job { post_twiddle: middle.twiddle, ..Job::complex(n2.as_written(), batch, between, between) };
         children.push(if b > max_leaf && in_place { in_place_middle(ctx, middle)? } else { ctx.plan_job(middle)? });
     }
 
@@ -142,17 +169,25 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
         (n2.as_written(), n3.as_written(), f.out_mul)
     } else {
         (
-            LogicalDim { out_mul: f.out_mul * c, ..n2.as_written() },
-            LogicalDim { out_mul: f.out_mul, ..n3.as_written() },
+            LogicalDim { out_axis: f.out_axis, out_mul: f.out_mul * c, ..n2.as_written() },
+            LogicalDim { out_axis: f.out_axis, out_mul: f.out_mul, ..n3.as_written() },
             f.out_mul * c * b,
         )
     };
     let digits = if b > 1 { vec![k2, k3] } else { vec![k3] };
     let digit_muls: Vec<usize> = if b > 1 { vec![c, 1] } else { vec![1] };
-    let twiddle = carried(job.post_twiddle.as_ref(), &digit_muls, c * b);
-    let (batch, twiddle) = innermost_first([digits, later_batch.clone()].concat(), twiddle, by_output(dst));
-    let rows_fft = LogicalDim { out_mul: k1_mul, ..n1.as_written() };
-    let rows = Job { post_twiddle: twiddle, out_side: job.out_side, ..Job::complex(rows_fft, batch, between, dst) };
+    let last = Indexed {
+        twiddle: carried(job.post_twiddle.as_ref(), &digit_muls, c * b),
+        factor: carried_factor(job.store_factor.as_ref(), &digit_muls, c * b),
+    };
+    let (batch, last) = innermost_first([digits, read_back(&batch_mid, &job.batch)].concat(), last, by_output(dst));
+    let rows_fft = LogicalDim { out_axis: f.out_axis, out_mul: k1_mul, ..n1.as_written() };
+    let rows = Job {
+        post_twiddle: last.twiddle,
+        store_factor: last.factor,
+        out_side: job.out_side,
+        ..Job::complex(rows_fft, batch, between, dst)
+    };
     children.push(ctx.plan_job(rows)?);
 
     if in_place {
@@ -176,6 +211,34 @@ fn on_output(dims: &[LogicalDim]) -> Vec<LogicalDim> {
     dims.iter().map(|d| d.as_written()).collect()
 }
 
+/// The job's transform and batch dimensions with their output side moved to the intermediate the passes
+/// share: addressed like the destination, unless the destination keeps only part of each transform
+/// (Bluestein's last FFT); then packed per transform in raw units, in a region made large enough.
+fn intermediate(ctx: &mut Ctx, job: &Job) -> (LogicalDim, Vec<LogicalDim>) {
+    let n = job.fft.count;
+    if job.out_count == n {
+        return (job.fft, job.batch.clone());
+    }
+    let transforms: usize = job.batch.iter().map(|d| d.count).product();
+    ctx.need_region(n * transforms);
+    let mut step = n;
+    let batch = job
+        .batch
+        .iter()
+        .map(|d| {
+            let packed = LogicalDim { out_axis: Axis::Raw, out_mul: step, ..*d };
+            step *= d.count;
+            packed
+        })
+        .collect();
+    (LogicalDim { out_axis: Axis::Raw, out_mul: 1, ..job.fft }, batch)
+}
+
+/// `dims` read from where `written` put them, and written where they stand.
+fn read_back(written: &[LogicalDim], dims: &[LogicalDim]) -> Vec<LogicalDim> {
+    written.iter().zip(dims).map(|(w, d)| LogicalDim { in_axis: w.out_axis, in_mul: w.out_mul, ..*d }).collect()
+}
+
 /// The job's own twiddle in the coordinates of its last pass, whose output index is k1 and whose first
 /// batch dimensions are new digits: the job's k = sum digit_muls[i] digit_i + k_mul k1, and the job's
 /// batch dimensions follow the new ones.
@@ -189,21 +252,54 @@ fn carried(twiddle: Option<&PostTwiddle>, digit_muls: &[usize], k_mul: usize) ->
     })
 }
 
+/// A job that reads or writes fewer elements than its length does so through a factor's limit: the passes
+/// split its elements, so only the factor's index sees which are left out.
+fn check_counts(job: &Job) -> Result<()> {
+    let n = job.fft.count;
+    let load_ok = job.in_count == n || job.load_factor.as_ref().is_some_and(|f| f.limit <= job.in_count);
+    let store_ok = job.out_count == n || job.store_factor.as_ref().is_some_and(|f| f.limit <= job.out_count);
+    if load_ok && store_ok {
+        Ok(())
+    } else {
+        fail(ErrorKind::Bugcheck, "a four-step job with partial input or output and no factor limit")
+    }
+}
+
+/// The job's factor in the coordinates of one of its passes, as `carried` moves a twiddle: the job's element
+/// k = sum digit_muls[i] digit_i + k_mul k' of the pass's element k', and the job's batch dimensions follow
+/// the new digits.
+fn carried_factor(factor: Option<&IndexedFactor>, digit_muls: &[usize], k_mul: usize) -> Option<IndexedFactor> {
+    factor.map(|f| IndexedFactor {
+        k_mul: f.k_mul * k_mul,
+        dim_muls: digit_muls.iter().map(|&d| d * f.k_mul).chain(f.dim_muls.iter().copied()).collect(),
+        ..f.clone()
+    })
+}
+
+/// What a pass applies by batch coordinates: its four-step twiddle and a fused factor.
+struct Indexed {
+    twiddle: Option<PostTwiddle>,
+    factor: Option<IndexedFactor>,
+}
+
 /// Sorts batch dimensions by `stride`, shortest first: the lanes of a leaf run along dimension 0, and
-/// neighbouring lanes should touch neighbouring elements. The twiddle's dimension indices follow.
+/// neighbouring lanes should touch neighbouring elements. The twiddle's and the factor's dimension indices
+/// follow.
 fn innermost_first(
     dims: Vec<LogicalDim>,
-    twiddle: Option<PostTwiddle>,
+    indexed: Indexed,
     stride: impl Fn(&LogicalDim) -> usize,
-) -> (Vec<LogicalDim>, Option<PostTwiddle>) {
+) -> (Vec<LogicalDim>, Indexed) {
     let mut order: Vec<usize> = (0..dims.len()).collect();
     order.sort_by_key(|&d| stride(&dims[d]));
-    let twiddle = twiddle.map(|pt| PostTwiddle {
+    let reorder = |muls: &[usize]| order.iter().map(|&d| muls.get(d).copied().unwrap_or(0)).collect();
+    let twiddle = indexed.twiddle.map(|pt| PostTwiddle {
         c_dim: order.iter().position(|&d| d == pt.c_dim).unwrap_or(pt.c_dim),
-        base_muls: order.iter().map(|&d| pt.base_muls.get(d).copied().unwrap_or(0)).collect(),
+        base_muls: reorder(&pt.base_muls),
         ..pt
     });
-    (order.iter().map(|&d| dims[d]).collect(), twiddle)
+    let factor = indexed.factor.map(|f| IndexedFactor { dim_muls: reorder(&f.dim_muls), ..f });
+    (order.iter().map(|&d| dims[d]).collect(), Indexed { twiddle, factor })
 }
 
 /// True when two buffer references are the same memory (the input and output of an in-place plan are).
@@ -267,11 +363,19 @@ mod tests {
     }
 
     #[test]
-    fn ordering_keeps_the_twiddle_on_its_dimension() {
+    fn ordering_keeps_twiddles_and_factors_on_their_dimensions() {
         let dim = |count, mul| LogicalDim::along(super::super::Axis::Dim(0), count, mul, mul);
         let pt = PostTwiddle { modulus: 64, c_dim: 0, k_mul: 1, base_muls: vec![0, 5] };
-        let (dims, pt) = innermost_first(vec![dim(4, 16), dim(16, 1)], Some(pt), |d| d.in_mul);
+        let factor = IndexedFactor {
+            factor: crate::codegen::bluestein::Factor::Chirp { n: 64, len: 64 },
+            k_mul: 1,
+            dim_muls: vec![16],
+            limit: 64,
+        };
+        let indexed = Indexed { twiddle: Some(pt), factor: Some(factor) };
+        let (dims, indexed) = innermost_first(vec![dim(4, 16), dim(16, 1)], indexed, |d| d.in_mul);
         assert_eq!(dims, vec![dim(16, 1), dim(4, 16)]);
-        assert_eq!(pt.unwrap(), PostTwiddle { modulus: 64, c_dim: 1, k_mul: 1, base_muls: vec![5, 0] });
+        assert_eq!(indexed.twiddle.unwrap(), PostTwiddle { modulus: 64, c_dim: 1, k_mul: 1, base_muls: vec![5, 0] });
+        assert_eq!(indexed.factor.unwrap().dim_muls, vec![0, 16]);
     }
 }

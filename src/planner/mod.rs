@@ -17,7 +17,7 @@ mod scratch;
 pub mod transpose;
 pub mod tree;
 
-use crate::codegen::bluestein::Factor;
+use crate::codegen::bluestein::IndexedFactor;
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
 use crate::codegen::{KernelSpec, Precision};
@@ -241,9 +241,10 @@ struct Job {
     /// Elements read per input transform and written per output transform.
     in_count: usize,
     out_count: usize,
-    /// Elementwise factors on load and store (Bluestein fused into its FFTs); only for leaves.
-    load_factor: Option<Factor>,
-    store_factor: Option<Factor>,
+    /// Elementwise factors on load and store (Bluestein fused into its FFTs), indexed by the job's
+    /// element and batch coordinates.
+    load_factor: Option<IndexedFactor>,
+    store_factor: Option<IndexedFactor>,
 }
 
 impl Job {
@@ -374,7 +375,9 @@ impl Ctx<'_> {
     }
 
     fn leaf(&mut self, mut job: Job) -> Result<Node> {
-        if job.post_twiddle.is_none() {
+        let indexed_by_dims = job.post_twiddle.is_some()
+            || [&job.load_factor, &job.store_factor].into_iter().flatten().any(|f| f.dim_muls.iter().any(|&m| m != 0));
+        if !indexed_by_dims {
             job.batch = merge_dims(&job.batch);
         }
         if job.batch.len() > 6 {
@@ -411,7 +414,7 @@ impl Ctx<'_> {
             post_twiddle: job.post_twiddle,
         };
         let summary = describe(&kernel, job.src, job.dst);
-        Ok(self.push(KernelSpec::Stockham(kernel), job.src, job.dst, summary))
+        Ok(self.push(KernelSpec::Stockham(Box::new(kernel)), job.src, job.dst, summary))
     }
 
     /// An elementwise pass over the transforms of `job`, whose fft count is the transform length `n` of
@@ -484,7 +487,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let radices: Vec<String> = k.radices.iter().map(|r| r.to_string()).collect();
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}",
+        "n={} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -497,6 +500,8 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         src,
         dst,
         if k.real_stage == RealStage::None { String::new() } else { format!(" {:?}", k.real_stage) },
-        if k.post_twiddle.is_some() { " +twiddle" } else { "" }
+        if k.post_twiddle.is_some() { " +twiddle" } else { "" },
+        if k.load_factor.is_some() { " +load factor" } else { "" },
+        if k.store_factor.is_some() { " +store factor" } else { "" }
     )
 }

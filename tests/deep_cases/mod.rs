@@ -45,3 +45,15 @@ pub fn real_axes_around_three_passes() {
         assert!(rmse <= tolerance(Prec::Single), "rmse {rmse:.3e} for 2048 {dir:?}");
     }
 }
+
+/// Bluestein fused into the first and last passes of its four-steps, which read only the n inputs and write
+/// only the n outputs: primes p with p - 1 not smooth (no Rader), 47 -> 96 = 12 x 8, 83 -> 192 in two
+/// passes, 167 -> 384 = 16 x 2 x 12 in three; batches (whose outputs sit closer than the convolution length), strides,
+/// layouts and 2D.
+pub fn bluestein_in_passes() {
+    checked(Case::new(&[47]));
+    checked(Case::new(&[47]).batch(3));
+    checked(Case::new(&[83]).batch(2).backward().planar(true, false));
+    checked(Case::new(&[167]).batch(3).strides(&[2], &[3]).dists(400, 600));
+    checked(Case::new(&[47, 6]).in_place());
+}
