@@ -81,3 +81,16 @@ fn rader_primes_in_every_direction_layout_and_shape() {
         }
     }
 }
+
+#[test]
+fn long_convolutions_in_batches_and_real_transforms() {
+    // 20011 (20010 = 2 * 3 * 5 * 23 * 29, no Rader) convolves at 40960 points, beyond one kernel: the chirps
+    // ride on four-step passes, and batched outputs sit closer together than the convolution.
+    assert_accurate(Case::new(&[20011]).batch(3).in_place(), bluestein_tolerance(Prec::Single));
+    assert_accurate(Case::new(&[3, 20011]).double().backward(), bluestein_tolerance(Prec::Double));
+    for (n, dir, p) in [(40022, RealDir::R2C, Prec::Double), (20011, RealDir::C2R, Prec::Single)] {
+        let case = RealCase::new(&[n], dir).batch(2).precision(p);
+        let rmse = case.run();
+        assert!(rmse <= bluestein_tolerance(p), "rmse {rmse:.3e} for {case:?}");
+    }
+}
