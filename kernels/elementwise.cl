@@ -6,6 +6,8 @@
  *   OP_TRUNCATE    the first OUT_COUNT elements                    (odd R2C: keep N/2 + 1)
  *   OP_C2R_PRE     X_0..X_N -> Z'_0..Z'_N-1                         (even C2R of length 2N; table: w_2N^k)
  *   OP_EXPAND      X_0..X_N/2 -> X_0..X_N-1 by symmetry              (odd C2R)
+ *   OP_TWIN_SPLIT  Z_0..Z_N-1 -> X_k = (Z_k + conj(Z_N-k)) / 2 and, TWIN_OUT further, Y_k = (Z_k - conj(Z_N-k)) / 2i
+ *                  for k <= N / 2 (two odd real transforms x + iy; transforms below TWIN_LONE store X only)
  *   OP_RADER_GATHER   x_(g^k) for k < N - 1, then x_0                (Rader; table: g^k as REALs)
  *   OP_RADER_PRODUCT  conj(x_k) times entry k for k < N - 1, A_0 kept at N (table: Rader's spectrum)
  *   OP_RADER_SCATTER  x_0 + conj(z_q) to output g^-q, x_0 + A_0 to output 0, outputs below OUT_COUNT only
@@ -20,14 +22,15 @@
 #define OP_RADER_GATHER 5
 #define OP_RADER_PRODUCT 6
 #define OP_RADER_SCATTER 7
+#define OP_TWIN_SPLIT 8
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
 
 /* Element k of the transform at input offset ib and output offset ob. */
 AI void element(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                 __global REAL *out_im, __global const REAL *tw, const IDX in_stride, const IDX out_stride,
-                const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k, const REAL conj_in,
-                const REAL conj_out, const REAL scale) {
+                const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k, const IDX t,
+                const REAL conj_in, const REAL conj_out, const REAL scale) {
     REAL xr = K(0.0), xi = K(0.0);
     IDX dest = k;
 #if OP == OP_R2C_POST
@@ -65,6 +68,14 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     }
     if (dest >= OUT_COUNT)
         return;
+#elif OP == OP_TWIN_SPLIT
+    REAL ar, ai, br, bi;
+    ELEMENT(k, ar, ai);
+    ELEMENT((N - k) % N, br, bi);
+    xr = K(0.5) * (ar + br);
+    xi = K(0.5) * (ai - bi);
+    if (t >= TWIN_LONE)
+        OUT_AT(ob + (IDX)TWIN_OUT + k * out_stride, K(0.5) * (ai + bi) * scale, K(0.5) * (br - ar) * scale * conj_out);
 #elif OP == OP_RADER_PRODUCT
     ELEMENT(k, xr, xi);
     /* The one work-item that reads A_0 keeps it: no other touches element N. */
@@ -95,11 +106,11 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
     /* A full run has a constant trip count, which the compiler vectorizes. */
     if (k0 + PER_ITEM <= LOOP_COUNT) {
         for (int e = 0; e < PER_ITEM; e++)
-            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e,
+            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e, t,
                     conj_in, conj_out, scale);
     } else {
         for (IDX k = k0; k < LOOP_COUNT; k++)
-            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, conj_in,
-                    conj_out, scale);
+            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, t,
+                    conj_in, conj_out, scale);
     }
 }

@@ -32,19 +32,21 @@ fn gpu_shaped_real_and_bluestein() {
     force_gpu_shapes();
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {
-            // Fused real stages, and (256 > max_leaf) the edge passes around a four-step.
+            // Fused real stages, (256 > max_leaf) the edge passes around a four-step, and (243, odd) R2C
+            // pairs of transforms as one complex FFT.
             for case in [
                 RealCase::new(&[48], dir).batch(3).precision(p),
                 RealCase::new(&[45], dir).precision(p),
                 RealCase::new(&[256], dir).precision(p).in_place(),
                 RealCase::new(&[10, 12], dir).precision(p).planar(),
+                RealCase::new(&[243], dir).batch(3).precision(p),
             ] {
                 let rmse = case.run();
                 assert!(rmse <= tolerance(p), "rmse {rmse:.3e} for {case:?}");
             }
         }
-        // Bluestein fused (m = 36 <= 64), Rader (130 = 2 * 5 * 13) and Bluestein as separate passes
-        // (138 = 2 * 3 * 23, m = 288).
+        // Bluestein fused into leaves (m = 36 <= 64), Rader (130 = 2 * 5 * 13) and Bluestein fused into
+        // four-step passes (138 = 2 * 3 * 23, m = 288).
         for case in [
             Case::new(&[17]).batch(5).precision(p),
             Case::new(&[131]).batch(3).precision(p).backward(),

@@ -32,6 +32,19 @@ fn long_real_axes_use_edge_passes() {
 }
 
 #[test]
+fn odd_r2c_runs_transforms_in_twins() {
+    // Past one kernel an odd R2C runs transform t and t + count / 2 as one complex FFT: an odd count (3, 5)
+    // shares its middle transform between two pairs, an even one (4, in place) does not, and in 2D the
+    // pairs run along axis 1. 20011 takes Bluestein inside the pairs.
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(RealCase::new(&[16807], RealDir::R2C).batch(3).precision(p));
+    }
+    assert_accurate(RealCase::new(&[16807], RealDir::R2C).batch(4).in_place());
+    assert_accurate(RealCase::new(&[16807, 3], RealDir::R2C).precision(Prec::Double).planar());
+    assert_accurate(RealCase::new(&[20011], RealDir::R2C).batch(5));
+}
+
+#[test]
 fn multi_dimensional() {
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {

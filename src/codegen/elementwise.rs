@@ -1,6 +1,6 @@
 //! One pass over memory computing each output element from one or two input elements and a table
 //! (`kernels/elementwise.cl`): the real stage of real transforms too long for one Stockham kernel,
-//! and Rader's permutations and product.
+//! the split of two real transforms run as one complex one, and Rader's permutations and product.
 
 use super::rader;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
@@ -17,6 +17,10 @@ pub enum ElementwiseOp {
     C2rPre,
     /// X_0..X_n/2 -> X_0..X_n-1 by Hermitian symmetry (odd C2R).
     Expand,
+    /// Two real transforms of odd length n run as one complex one z = x + i y: X_k = (Z_k + conj(Z_n-k)) / 2
+    /// to the transform's output and Y_k = (Z_k - conj(Z_n-k)) / 2i to the one `twin_out` further, for
+    /// k <= n / 2; the first `lone` transforms (whose twin another pair writes) store X only.
+    TwinSplit { twin_out: usize, lone: usize },
     /// Rader (prime n, generator `root`): a_p = x_(g^p) for p < n - 1, then x_0 at n - 1.
     RaderGather { root: usize },
     /// Rader: conj(A_k) conj(C_k / (n - 1)) for k < n - 1, C the spectrum of the roots, keeping A_0 at n.
@@ -59,6 +63,7 @@ impl ElementwiseKernel {
             ElementwiseOp::Truncate => (n / 2 + 1, n / 2 + 1),
             ElementwiseOp::C2rPre => (n + 1, n),
             ElementwiseOp::Expand => (n / 2 + 1, n),
+            ElementwiseOp::TwinSplit { .. } => (n, n / 2 + 1),
             ElementwiseOp::RaderGather { .. } => (n, n),
             ElementwiseOp::RaderProduct { .. } => (n - 1, n + 1),
             ElementwiseOp::RaderScatter { count, .. } => (n + 1, count),
@@ -79,14 +84,18 @@ impl ElementwiseKernel {
     }
 
     pub fn reach_out(&self) -> Reach {
-        Reach::of(
+        let own = Reach::of(
             self.element_counts().1,
             self.out_stride,
             &self.batch,
             |d| d.out_stride,
             self.out_kind,
             self.out_planar,
-        )
+        );
+        match self.op {
+            ElementwiseOp::TwinSplit { twin_out, .. } => Reach { positions: own.positions + twin_out, ..own },
+            _ => own,
+        }
     }
 
     /// One work-item per `per_item` output elements (x) and transform (y).
@@ -109,6 +118,7 @@ impl ElementwiseKernel {
             ElementwiseOp::RaderGather { .. } => 5,
             ElementwiseOp::RaderProduct { .. } => 6,
             ElementwiseOp::RaderScatter { .. } => 7,
+            ElementwiseOp::TwinSplit { .. } => 8,
         };
         d.set("VW", 1)
             .set("IDX", if self.wide_index { "ulong" } else { "uint" })
@@ -126,6 +136,9 @@ impl ElementwiseKernel {
         match self.op {
             ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => {
                 d.set("RT_SHIFT", split_table_shape(self.n + 1).0);
+            }
+            ElementwiseOp::TwinSplit { twin_out, lone } => {
+                d.set("TWIN_OUT", twin_out).set("TWIN_LONE", lone);
             }
             _ => {}
         }
@@ -145,7 +158,7 @@ impl ElementwiseKernel {
         let n = self.n;
         match self.op {
             ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => split_table(n + 1, 2 * n as u64),
-            ElementwiseOp::Truncate | ElementwiseOp::Expand => Vec::new(),
+            ElementwiseOp::Truncate | ElementwiseOp::Expand | ElementwiseOp::TwinSplit { .. } => Vec::new(),
             ElementwiseOp::RaderProduct { root } => rader::spectrum(n, root),
             ElementwiseOp::RaderGather { root } => rader::positions(n, root),
             ElementwiseOp::RaderScatter { root, .. } => rader::positions(n, rader::inverse(root, n)),

@@ -225,6 +225,11 @@ enum Side {
     Complex,
     RealPairs,
     Real,
+    /// Real values of two transforms `half` reals apart, read as one complex value (two real transforms
+    /// for the price of one complex one).
+    RealTwins {
+        half: usize,
+    },
 }
 
 /// A batch of 1D FFTs: `fft` is the transformed dimension, `batch` the others, dimension 0 innermost.
@@ -339,6 +344,7 @@ impl Ctx<'_> {
                 Side::Complex => ElementKind::Complex,
                 Side::RealPairs => ElementKind::RealPairs { half: layout.strides[0] },
                 Side::Real => ElementKind::Real,
+                Side::RealTwins { half } => ElementKind::RealPairs { half },
             },
             planar: layout.planar,
         }
@@ -366,8 +372,10 @@ impl Ctx<'_> {
     ) -> bool {
         let region = self.region_elements;
         let offset_of = |b: BufRef| if let BufRef::Tmp(i) = b { 2 * i * region } else { 0 };
+        let half = |r: &Resolved| if let ElementKind::RealPairs { half } = r.kind { half } else { 0 };
         let extent = |r: &Resolved, count: usize, offset: usize| {
             offset
+                + half(r)
                 + 2 * (count.max(1) - 1) * r.fft
                 + r.batch.iter().zip(batch).map(|(s, c)| (c - 1) * s).sum::<usize>() * 2
         };
@@ -436,7 +444,10 @@ impl Ctx<'_> {
             out_planar: output.planar,
             per_item: leaf::elementwise_per_item(self.device),
         };
-        kernel.wide_index = self.wide(job.src, job.dst, &input, &output, kernel.element_counts(), &counts);
+        // A twin split also writes one twin distance past its outputs.
+        let twin = if let ElementwiseOp::TwinSplit { twin_out, .. } = op { twin_out } else { 0 };
+        let counts_out = (kernel.element_counts().0, kernel.element_counts().1 + twin.div_ceil(output.fft.max(1)));
+        kernel.wide_index = self.wide(job.src, job.dst, &input, &output, counts_out, &counts);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
         Ok(self.push(KernelSpec::Elementwise(kernel), job.src, job.dst, summary))
     }

@@ -3,8 +3,10 @@
 //! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
 //! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores. When the
 //! complex FFT is too long for one kernel (or has a prime factor above 13), the real stage becomes an elementwise
-//! pass of its own, before (C2R) or after (R2C) the complex transform through scratch.
+//! pass of its own, before (C2R) or after (R2C) the complex transform through scratch; there an odd R2C of
+//! two or more transforms runs them in pairs, x + i y, as half as many complex FFTs.
 
+use super::scratch::TransformScratch;
 use super::{factor, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::stockham::RealStage;
@@ -32,11 +34,39 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         }
         return ctx.plan_job(leaf);
     }
+    if n % 2 == 1 {
+        if let Some(node) = r2c_twins(ctx, &batch, src, dst)? {
+            return Ok(node);
+        }
+    }
     let scratch = ctx.free_tmp(&[src, dst]);
     let complex = ctx.plan_job(job(m, &batch, src, scratch, (in_side, Side::Complex)))?;
     let op = if n % 2 == 0 { ElementwiseOp::R2cPost } else { ElementwiseOp::Truncate };
     let stage = ctx.elementwise(op, job(m, &batch, scratch, dst, (Side::Complex, Side::Complex)))?;
     Ok(Node::RealAxis { n, children: vec![complex, stage] })
+}
+
+/// An odd-length R2C through scratch with two or more transforms: transform t and its twin t + count / 2
+/// along the outermost batch dimension run as one complex FFT of x_t + i x_twin, half the work, and a
+/// split pass separates their spectra. An odd count puts the middle transform in two pairs, as pair 0's
+/// twin and as the last pair's own; pair 0 does not store it (the twin dimension moves last, so pair 0 is
+/// the first `lone` transforms of the split).
+fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
+    let n = ctx.problem.lengths[0];
+    let Some(outer) = batch.iter().rposition(|d| d.count >= 2) else { return Ok(None) };
+    let mut dims = batch.to_vec();
+    let twin = dims.remove(outer);
+    let apart = twin.count / 2;
+    let in_half = apart * twin.in_mul * ctx.problem.layout(src).stride(twin.in_axis);
+    let twin_out = apart * twin.out_mul * ctx.problem.layout(dst).stride(twin.out_axis);
+    let lone = if twin.count % 2 == 1 { dims.iter().map(|d| d.count).product() } else { 0 };
+    dims.push(LogicalDim { count: twin.count - apart, ..twin });
+    let pairs =
+        Job { in_side: Side::RealTwins { half: in_half }, ..job(n, &dims, src, dst, (Side::Real, Side::Complex)) };
+    let scratch = TransformScratch::new(ctx, &pairs, n);
+    let complex = ctx.plan_job(scratch.fill(&pairs, n))?;
+    let split = ctx.elementwise(ElementwiseOp::TwinSplit { twin_out, lone }, scratch.drain(&pairs, n))?;
+    Ok(Some(Node::RealAxis { n, children: vec![complex, split] }))
 }
 
 /// Hermitian input (n / 2 + 1 values along axis 0) -> real output.
