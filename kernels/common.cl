@@ -32,7 +32,6 @@ typedef CAT(RNAME, VW) V;
 #define VSTOREV(v, p) CAT(vstore, VW)(v, 0, p)
 #endif
 
-/* (ar + i ai) * (br + i bi), written to (dr, di); safe when d aliases a. */
 /* A root from a two-level table (codegen::twiddle::split_table): the product of table entries lo and hi. */
 #define SPLIT_ROOT(lo, hi, wr, wi)                                                                  \
     do {                                                                                            \
@@ -41,6 +40,7 @@ typedef CAT(RNAME, VW) V;
         wi = lo_[0] * hi_[1] + lo_[1] * hi_[0];                                                     \
     } while (0)
 
+/* (ar + i ai) * (br + i bi), written to (dr, di); safe when d aliases a. */
 #define CMUL(dr, di, ar, ai, br, bi)                                                                \
     do {                                                                                            \
         V cmul_t_ = (ar) * (br) - (ai) * (bi);                                                      \

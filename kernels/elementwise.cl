@@ -1,7 +1,8 @@
 /* fftx_elementwise: one pass over memory that computes each output element from one or two input elements and
  * a table: the real-transform stage of real transforms too long for one Stockham kernel (real.cl has the
- * maths), and Rader's permutations and product (rader in src/codegen). One work-item per output element k (global x) of transform t (global y); N is the complex
- * length. OP selects:
+ * maths), the split of two odd real transforms run as one complex one, and Rader's permutations and
+ * product (rader in src/codegen). One work-item per output element k (global x) of transform t (global y);
+ * N is the complex length. OP selects:
  *   OP_R2C_POST    Z_0..Z_N-1 -> X_0..X_N                          (even R2C of length 2N; table: w_2N^k)
  *   OP_TRUNCATE    the first OUT_COUNT elements                    (odd R2C: keep N/2 + 1)
  *   OP_C2R_PRE     X_0..X_N -> Z'_0..Z'_N-1                         (even C2R of length 2N; table: w_2N^k)

@@ -1,5 +1,5 @@
-//! Bluestein's tables: the chirp and the spectrum of the padded chirp, fused into FFT leaves as load and
-//! store factors or applied by elementwise passes.
+//! Bluestein's tables: the chirp and the spectrum of the padded chirp, fused into the FFTs of the
+//! convolution as load and store factors (of leaves, or of the first and last passes of four-steps).
 
 use super::twiddle::SplitRoots;
 use num_complex::Complex64;

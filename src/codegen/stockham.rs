@@ -127,8 +127,7 @@ impl StockhamKernel {
         stride: usize,
         pick: fn(&BatchDim) -> usize,
     ) -> Reach {
-        let counts: Vec<usize> = self.batch.iter().map(|d| d.count).collect();
-        let Some(f) = factor.filter(|f| f.needs_guard(count, &counts)) else { return full };
+        let Some(f) = factor.filter(|f| self.guards(f, count)) else { return full };
         let unit = stride / f.k_mul;
         let indexed = |i: usize| f.dim_muls.get(i).copied().unwrap_or(0);
         let linear = stride == unit * f.k_mul
@@ -231,6 +230,12 @@ impl StockhamKernel {
         }
     }
 
+    /// True when some of `count` elements of a transform lie past the factor's limit in this batch.
+    fn guards(&self, factor: &IndexedFactor, count: usize) -> bool {
+        let counts: Vec<usize> = self.batch.iter().map(|d| d.count).collect();
+        factor.needs_guard(count, &counts)
+    }
+
     /// PREFIX_MUL and, with a factor, where its table starts (PREFIX_OFF), the entry of element k in lane l
     /// (PREFIX_KMUL k + PREFIX_BASE(coordinates of l)), whether entries differ between lanes (PREFIX_LANES)
     /// and are neighbours along batch dimension 0 (PREFIX_STEP1), and whether some elements lie past PREFIX_LIMIT (PREFIX_GUARD).
@@ -244,7 +249,6 @@ impl StockhamKernel {
     ) {
         d.flag(&format!("{prefix}_MUL"), factor.is_some());
         let Some(f) = factor else { return };
-        let counts: Vec<usize> = self.batch.iter().map(|b| b.count).collect();
         let terms: Vec<String> = f
             .dim_muls
             .iter()
@@ -257,7 +261,7 @@ impl StockhamKernel {
             .set(&format!("{prefix}_BASE(c)"), format!("((IDX)0{})", terms.concat()))
             .flag(&format!("{prefix}_LANES"), !terms.is_empty())
             .flag(&format!("{prefix}_STEP1"), f.dim_muls.first() == Some(&1))
-            .flag(&format!("{prefix}_GUARD"), f.needs_guard(count, &counts))
+            .flag(&format!("{prefix}_GUARD"), self.guards(f, count))
             .set(&format!("{prefix}_LIMIT"), f.limit);
     }
 

@@ -59,17 +59,16 @@ pub fn split_table(count: usize, n: u64) -> Vec<(f64, f64)> {
 pub struct SplitRoots {
     shift: u32,
     table: Vec<(f64, f64)>,
-    lo_len: usize,
 }
 
 impl SplitRoots {
     pub fn new(n: usize) -> SplitRoots {
-        let (shift, lo_len, _) = split_table_shape(n);
-        SplitRoots { shift, table: split_table(n, n as u64), lo_len }
+        SplitRoots { shift: split_table_shape(n).0, table: split_table(n, n as u64) }
     }
 
     pub fn root(&self, e: usize) -> (f64, f64) {
-        let (a, b) = (self.table[e & (self.lo_len - 1)], self.table[self.lo_len + (e >> self.shift)]);
+        let lo_len = 1 << self.shift;
+        let (a, b) = (self.table[e & (lo_len - 1)], self.table[lo_len + (e >> self.shift)]);
         (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
     }
 }

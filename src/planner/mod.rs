@@ -20,7 +20,7 @@ pub mod tree;
 use crate::codegen::bluestein::IndexedFactor;
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
-use crate::codegen::{KernelSpec, Precision};
+use crate::codegen::{KernelSpec, Precision, Reach};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::runtime::DeviceInfo;
@@ -360,26 +360,11 @@ impl Ctx<'_> {
         )
     }
 
-    /// True when offsets of this step can pass 2^31 elements.
-    fn wide(
-        &self,
-        src: BufRef,
-        dst: BufRef,
-        input: &Resolved,
-        output: &Resolved,
-        counts: (usize, usize),
-        batch: &[usize],
-    ) -> bool {
-        let region = self.region_elements;
-        let offset_of = |b: BufRef| if let BufRef::Tmp(i) = b { 2 * i * region } else { 0 };
-        let half = |r: &Resolved| if let ElementKind::RealPairs { half } = r.kind { half } else { 0 };
-        let extent = |r: &Resolved, count: usize, offset: usize| {
-            offset
-                + half(r)
-                + 2 * (count.max(1) - 1) * r.fft
-                + r.batch.iter().zip(batch).map(|(s, c)| (c - 1) * s).sum::<usize>() * 2
-        };
-        extent(input, counts.0, offset_of(src)).max(extent(output, counts.1, offset_of(dst))) >= i32::MAX as usize
+    /// True when a kernel from `src` to `dst` reaching `reach` on each side indexes past 2^31 reals, scratch
+    /// regions' offsets included.
+    fn wide(&self, (src, dst): (BufRef, BufRef), reach: [Reach; 2]) -> bool {
+        let offset = |b: BufRef| if let BufRef::Tmp(i) = b { i * self.region_elements } else { 0 };
+        needs_wide_index([(reach[0], offset(src)), (reach[1], offset(dst))])
     }
 
     fn leaf(&mut self, mut job: Job) -> Result<Node> {
@@ -392,10 +377,10 @@ impl Ctx<'_> {
             return fail(ErrorKind::NotImplemented, "more than six batch dimensions in one kernel");
         }
         let problem = self.problem;
-        let (input, output, counts, batch) = self.physical(&job);
+        let (input, output, batch) = self.physical(&job);
         let n = job.fft.count;
         let radices = factor::radices(n);
-        let transforms: usize = counts.iter().product();
+        let transforms: usize = batch.iter().map(|d| d.count).product();
         let shape = leaf::shape(n, &radices, transforms, self.device, problem.precision);
         let kernel = StockhamKernel {
             precision: problem.precision,
@@ -408,7 +393,7 @@ impl Ctx<'_> {
             pad_shift: shape.pad_shift,
             in_stride: input.fft,
             out_stride: output.fft,
-            wide_index: self.wide(job.src, job.dst, &input, &output, (job.in_count, job.out_count), &counts),
+            wide_index: false,
             batch,
             in_planar: input.planar,
             out_planar: output.planar,
@@ -421,6 +406,10 @@ impl Ctx<'_> {
             store_factor: job.store_factor,
             post_twiddle: job.post_twiddle,
         };
+        let kernel = StockhamKernel {
+            wide_index: self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]),
+            ..kernel
+        };
         let summary = describe(&kernel, job.src, job.dst);
         Ok(self.push(KernelSpec::Stockham(Box::new(kernel)), job.src, job.dst, summary))
     }
@@ -429,7 +418,7 @@ impl Ctx<'_> {
     /// `ElementwiseKernel`.
     fn elementwise(&mut self, op: ElementwiseOp, job: Job) -> Result<Node> {
         let job = Job { batch: merge_dims(&job.batch), ..job };
-        let (input, output, counts, batch) = self.physical(&job);
+        let (input, output, batch) = self.physical(&job);
         let mut kernel = ElementwiseKernel {
             precision: self.problem.precision,
             op,
@@ -444,24 +433,21 @@ impl Ctx<'_> {
             out_planar: output.planar,
             per_item: leaf::elementwise_per_item(self.device),
         };
-        // A twin split also writes one twin distance past its outputs.
-        let twin = if let ElementwiseOp::TwinSplit { twin_out, .. } = op { twin_out } else { 0 };
-        let counts_out = (kernel.element_counts().0, kernel.element_counts().1 + twin.div_ceil(output.fft.max(1)));
-        kernel.wide_index = self.wide(job.src, job.dst, &input, &output, counts_out, &counts);
+        kernel.wide_index = self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
         Ok(self.push(KernelSpec::Elementwise(kernel), job.src, job.dst, summary))
     }
 
-    /// Both sides of `job` in buffer strides, its batch counts, and its batch dimensions as a kernel sees them.
-    fn physical(&self, job: &Job) -> (Resolved, Resolved, Vec<usize>, Vec<BatchDim>) {
+    /// Both sides of `job` in buffer strides, and its batch dimensions as a kernel sees them.
+    fn physical(&self, job: &Job) -> (Resolved, Resolved, Vec<BatchDim>) {
         let (input, output) = self.resolve_job(job);
-        let counts: Vec<usize> = job.batch.iter().map(|d| d.count).collect();
-        let batch = counts
+        let batch = job
+            .batch
             .iter()
             .enumerate()
-            .map(|(i, &count)| BatchDim { count, in_stride: input.batch[i], out_stride: output.batch[i] })
+            .map(|(i, d)| BatchDim { count: d.count, in_stride: input.batch[i], out_stride: output.batch[i] })
             .collect();
-        (input, output, counts, batch)
+        (input, output, batch)
     }
 
     fn push(&mut self, kernel: KernelSpec, src: BufRef, dst: BufRef, summary: String) -> Node {
@@ -473,6 +459,11 @@ impl Ctx<'_> {
         self.steps.push(Step { kernel, src, dst });
         Node::Leaf { step: self.steps.len() - 1, kind, summary }
     }
+}
+
+/// True when index arithmetic over `(reach, offset)` sides (offsets in complex elements) can pass 2^31 reals.
+pub(crate) fn needs_wide_index(sides: [(Reach, usize); 2]) -> bool {
+    sides.iter().any(|(r, offset)| (offset + r.positions) * if r.planar { 1 } else { 2 } >= i32::MAX as usize)
 }
 
 /// Joins neighbouring batch dimensions that continue each other's strides on both sides, and drops

@@ -61,8 +61,7 @@ fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
     let twin_out = apart * twin.out_mul * ctx.problem.layout(dst).stride(twin.out_axis);
     let lone = if twin.count % 2 == 1 { dims.iter().map(|d| d.count).product() } else { 0 };
     dims.push(LogicalDim { count: twin.count - apart, ..twin });
-    let pairs =
-        Job { in_side: Side::RealTwins { half: in_half }, ..job(n, &dims, src, dst, (Side::Real, Side::Complex)) };
+    let pairs = job(n, &dims, src, dst, (Side::RealTwins { half: in_half }, Side::Complex));
     let scratch = TransformScratch::new(ctx, &pairs, n);
     let complex = ctx.plan_job(scratch.fill(&pairs, n))?;
     let split = ctx.elementwise(ElementwiseOp::TwinSplit { twin_out, lone }, scratch.drain(&pairs, n))?;

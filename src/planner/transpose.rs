@@ -8,10 +8,10 @@
 //! - kN x N: square j is rows jN..jN+N-1 (contiguous); once each is transposed, block j N + c holds row
 //!   c k + j of the result, so the blocks move as a k x N matrix is transposed.
 
-use super::{leaf, Axis, BufRef, Ctx, ExecPlan, LogicalDim, Node, Side};
+use super::{leaf, needs_wide_index, Axis, BufRef, Ctx, ExecPlan, LogicalDim, Node, Side};
 use crate::codegen::stockham::BatchDim;
 use crate::codegen::transpose::{TransposeKernel, TransposeOp};
-use crate::codegen::{KernelSpec, Precision, Reach};
+use crate::codegen::{KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::runtime::DeviceInfo;
 
@@ -62,11 +62,6 @@ fn lanes(device: &DeviceInfo) -> usize {
     }
 }
 
-/// True when positions up to `reach` on either side could pass the 32-bit index range.
-fn wide(reaches: [Reach; 2]) -> bool {
-    reaches.iter().any(|r| r.positions * if r.planar { 1 } else { 2 } >= i32::MAX as usize)
-}
-
 /// The steps of a transpose for the exported API.
 pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan> {
     problem.plane_bytes()?;
@@ -88,7 +83,7 @@ pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan>
             lanes: lanes(device),
             wide_index: false,
         };
-        k.wide_index = wide([k.reach_in(), k.reach_out()]);
+        k.wide_index = needs_wide_index([(k.reach_in(), 0), (k.reach_out(), 0)]);
         k
     };
     let steps: Vec<TransposeKernel> = if !in_place {
@@ -151,7 +146,6 @@ pub(super) fn swap_digits(
     let dims: Vec<(Axis, usize)> =
         [(axis, row_mul)].into_iter().chain(batch.iter().map(|d| (d.out_axis, d.out_mul))).collect();
     let resolved = ctx.resolve(buffer, Side::Complex, (axis, col_mul), &dims);
-    let counts: Vec<usize> = [size].into_iter().chain(batch.iter().map(|d| d.count)).collect();
     let kernel = TransposeKernel {
         precision: ctx.problem.precision,
         op: TransposeOp::Square { size, row_stride: resolved.batch[0], col_stride: resolved.fft },
@@ -164,8 +158,10 @@ pub(super) fn swap_digits(
         in_planar: resolved.planar,
         out_planar: resolved.planar,
         lanes: lanes(ctx.device),
-        wide_index: ctx.wide(buffer, buffer, &resolved, &resolved, (size, size), &counts),
+        wide_index: false,
     };
+    let kernel =
+        TransposeKernel { wide_index: ctx.wide((buffer, buffer), [kernel.reach_in(), kernel.reach_out()]), ..kernel };
     let summary = describe(&kernel, buffer, buffer);
     ctx.push(KernelSpec::Transpose(kernel), buffer, buffer, summary)
 }
