@@ -17,6 +17,9 @@ mod scratch;
 pub mod transpose;
 pub mod tree;
 
+#[cfg(test)]
+mod test_device;
+
 use crate::codegen::bluestein::IndexedFactor;
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};

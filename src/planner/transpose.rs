@@ -183,26 +183,7 @@ fn describe(k: &TransposeKernel, src: BufRef, dst: BufRef) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::DeviceKind;
-
-    fn cpu() -> DeviceInfo {
-        DeviceInfo {
-            id: 0,
-            name: "test".into(),
-            vendor: String::new(),
-            driver_version: String::new(),
-            device_version: String::new(),
-            platform_version: String::new(),
-            kind: DeviceKind::Cpu,
-            compute_units: 2,
-            max_work_group_size: 4096,
-            local_mem_bytes: 1 << 20,
-            max_alloc_bytes: 1 << 30,
-            global_mem_bytes: 1 << 33,
-            fp64: true,
-            native_width_f32: 8,
-        }
-    }
+    use crate::planner::test_device::cpu;
 
     fn problem(rows: usize, cols: usize, in_place: bool) -> TransposeProblem {
         TransposeProblem { precision: Precision::Single, rows, cols, batch: 2, planar: false, in_place }

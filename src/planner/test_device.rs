@@ -1,0 +1,34 @@
+//! Made-up devices for planner unit tests, which plan without OpenCL.
+
+use crate::runtime::{DeviceInfo, DeviceKind};
+
+/// A two-core CPU as PoCL describes one.
+pub fn cpu() -> DeviceInfo {
+    DeviceInfo {
+        id: 0,
+        name: "test".into(),
+        vendor: String::new(),
+        driver_version: String::new(),
+        device_version: String::new(),
+        platform_version: String::new(),
+        kind: DeviceKind::Cpu,
+        compute_units: 2,
+        max_work_group_size: 4096,
+        local_mem_bytes: 1 << 20,
+        max_alloc_bytes: 1 << 30,
+        global_mem_bytes: 1 << 33,
+        fp64: true,
+        native_width_f32: 8,
+    }
+}
+
+/// A GPU with 64 KiB of local memory.
+pub fn gpu() -> DeviceInfo {
+    DeviceInfo {
+        kind: DeviceKind::Gpu,
+        compute_units: 64,
+        max_work_group_size: 1024,
+        local_mem_bytes: 64 << 10,
+        ..cpu()
+    }
+}
