@@ -40,9 +40,20 @@
 #endif
 
 /* ---- output: the same three shapes ---- */
+/* OUT_STREAM makes vector stores non-temporal where the compiler offers it (clang's builtin, so PoCL): whole
+ * lines are written, and the cache then need not read them first. Only aligned vectors stream. */
+#if defined(OUT_STREAM) && VW > 1 && defined(__has_builtin)
+#if OUT_STREAM && __has_builtin(__builtin_nontemporal_store)
+#define STORE_OUT_V(v, p)                                                                           \
+    ((((ulong)(p)) & (sizeof(V) - 1)) == 0 ? __builtin_nontemporal_store((v), (__global V *)(p)) : VSTOREV(v, p))
+#endif
+#endif
+#ifndef STORE_OUT_V
+#define STORE_OUT_V(v, p) VSTOREV(v, p)
+#endif
 #if OUT_KIND == KIND_COMPLEX && OUT_PLANAR
 #define OUT_AT(p, re, im) (out_re[p] = (re), out_im[p] = (im))
-#define OUT_ROW(p, re, im) (VSTOREV(re, out_re + (p)), VSTOREV(im, out_im + (p)))
+#define OUT_ROW(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_im + (p)))
 #define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
 #elif OUT_KIND == KIND_COMPLEX
 #define OUT_AT(p, re, im) (out_re[2 * (p)] = (re), out_re[2 * (p) + 1] = (im))
@@ -51,10 +62,10 @@
 #elif OUT_KIND == KIND_REAL_PAIRS
 #define OUT_AT(p, re, im) (out_re[p] = (re), out_re[(p) + out_half] = (im))
 #define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + (p), re, im)
-#define OUT_LANES(p, re, im) (VSTOREV(re, out_re + (p)), VSTOREV(im, out_re + (p) + out_half))
+#define OUT_LANES(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_re + (p) + out_half))
 #else
 #define OUT_AT(p, re, im) (out_re[p] = (re))
-#define OUT_ROW(p, re, im) VSTOREV(re, out_re + (p))
+#define OUT_ROW(p, re, im) STORE_OUT_V(re, out_re + (p))
 #define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
 #endif
 
@@ -66,7 +77,8 @@
         (re) = EVEN(lo_, hi_);                                                                      \
         (im) = ODD(lo_, hi_);                                                                       \
     } while (0)
-#define JOIN_PAIRS(ptr, re, im) (VSTOREV(INTERLEAVE_LO(re, im), ptr), VSTOREV(INTERLEAVE_HI(re, im), (ptr) + VW))
+#define JOIN_PAIRS(ptr, re, im)                                                                     \
+    (STORE_OUT_V(INTERLEAVE_LO(re, im), ptr), STORE_OUT_V(INTERLEAVE_HI(re, im), (ptr) + VW))
 #else
 #define SPLIT_PAIRS(ptr, re, im) ((re) = (ptr)[0], (im) = (ptr)[1])
 #define JOIN_PAIRS(ptr, re, im) ((ptr)[0] = (re), (ptr)[1] = (im))

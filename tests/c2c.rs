@@ -84,6 +84,9 @@ fn strided_and_padded_layouts() {
 fn large_batches_of_small_transforms() {
     assert_accurate(Case::new(&[16]).batch(1001));
     assert_accurate(Case::new(&[6]).batch(4099).double());
+    // 8 MiB out of place, which CPUs store with streaming stores, along rows and along columns.
+    assert_accurate(Case::new(&[64]).batch(1 << 14));
+    assert_accurate(Case::new(&[64]).batch(1 << 14).strides(&[1 << 14], &[1 << 14]).dists(1, 1));
 }
 
 #[test]

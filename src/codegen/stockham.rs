@@ -90,6 +90,8 @@ pub struct StockhamKernel {
     pub post_twiddle: Option<PostTwiddle>,
     /// Offsets may exceed 2^32 elements.
     pub wide_index: bool,
+    /// Vector stores bypass the caches (non-temporal), where the compiler supports it.
+    pub streaming_store: bool,
 }
 
 const MODE_GATHER: u8 = 0;
@@ -168,6 +170,22 @@ impl StockhamKernel {
         }
     }
 
+    /// True when every output store is a whole vector of interleaved complex values at a multiple of the
+    /// lane count from the buffer's start, so that vectors fill whole cache lines (streaming stores to parts
+    /// of lines are far slower than plain ones).
+    pub fn stores_whole_vectors(&self) -> bool {
+        let vw = self.lanes;
+        let aligned_from = |first: usize| self.batch.iter().skip(first).all(|d| d.out_stride % vw == 0);
+        if vw < 2 || self.out_kind != ElementKind::Complex || self.out_planar || self.store_factor.is_some() {
+            return false;
+        }
+        match self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)) {
+            MODE_ROWS => self.out_count % vw == 0 && aligned_from(0),
+            MODE_COLS => self.out_stride % vw == 0 && self.batch[0].count % vw == 0 && aligned_from(1),
+            _ => false,
+        }
+    }
+
     /// The four-step twiddle form: the lane-table form needs e = (c0 + lane) kmul k.
     fn post_twiddle_mode(&self) -> u8 {
         match &self.post_twiddle {
@@ -210,6 +228,7 @@ impl StockhamKernel {
                 },
             )
             .set("POST_TW", self.post_twiddle_mode())
+            .flag("OUT_STREAM", self.streaming_store)
             .set("PT_OFF", stockham_table_len(&self.radices))
             .set("RT_OFF", stockham_table_len(&self.radices));
         let (load_off, store_off) = self.factor_offsets();
@@ -437,7 +456,26 @@ mod tests {
             store_factor: None,
             post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
+            streaming_store: false,
         }
+    }
+
+    #[test]
+    fn whole_vector_stores_need_aligned_rows_or_columns_of_interleaved_values() {
+        assert!(kernel(64, vec![16, 4]).stores_whole_vectors());
+        // Hermitian rows of 33 values, and rows 68 apart, start mid-vector.
+        assert!(!StockhamKernel { out_count: 33, ..kernel(64, vec![16, 4]) }.stores_whole_vectors());
+        let padded = vec![BatchDim { count: 10, in_stride: 64, out_stride: 68 }];
+        assert!(!StockhamKernel { batch: padded, ..kernel(64, vec![16, 4]) }.stores_whole_vectors());
+        assert!(!StockhamKernel { out_planar: true, ..kernel(64, vec![16, 4]) }.stores_whole_vectors());
+        // Columns: lanes along a unit-stride batch dimension of a multiple of 8 transforms.
+        let columns = |count| StockhamKernel {
+            out_stride: 256,
+            batch: vec![BatchDim { count, in_stride: 1, out_stride: 1 }],
+            ..kernel(64, vec![16, 4])
+        };
+        assert!(columns(256).stores_whole_vectors());
+        assert!(!columns(250).stores_whole_vectors());
     }
 
     #[test]

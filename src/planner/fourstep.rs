@@ -132,7 +132,7 @@ fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
         && job.out_count == job.fft.count
         && job.out_side == Side::Complex
         && job.stage == RealStage::None
-        && !same_storage(ctx, job.src, job.dst)
+        && !ctx.same_storage(job.src, job.dst)
 }
 
 /// The three passes of n = r b c (see the module notes), through scratch or, `in_place`, on the destination
@@ -145,7 +145,7 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
         if job.in_side != Side::Complex || job.out_side != Side::Complex || job.stage != RealStage::None {
             return fail(ErrorKind::NotImplemented, "a long real axis needs scratch");
         }
-        if same_storage(ctx, job.src, job.dst) && !same_positions(ctx, &job) {
+        if ctx.same_storage(job.src, job.dst) && !same_positions(ctx, &job) {
             return fail(ErrorKind::NotImplemented, "an in-place job that moves its data needs scratch");
         }
     }
@@ -325,12 +325,6 @@ fn innermost_first(
     });
     let factor = indexed.factor.map(|f| IndexedFactor { dim_muls: reorder(&f.dim_muls), ..f });
     (order.iter().map(|&d| dims[d]).collect(), Indexed { twiddle, factor })
-}
-
-/// True when two buffer references are the same memory (the input and output of an in-place plan are).
-fn same_storage(ctx: &Ctx, a: BufRef, b: BufRef) -> bool {
-    a == b
-        || (ctx.problem.in_place && matches!((a, b), (BufRef::Input, BufRef::Output) | (BufRef::Output, BufRef::Input)))
 }
 
 /// True when the job reads and writes complex values at the same positions of equally laid out buffers.

@@ -363,6 +363,13 @@ impl Ctx<'_> {
         )
     }
 
+    /// True when two buffer references are the same memory (the input and output of an in-place plan are).
+    fn same_storage(&self, a: BufRef, b: BufRef) -> bool {
+        a == b
+            || (self.problem.in_place
+                && matches!((a, b), (BufRef::Input, BufRef::Output) | (BufRef::Output, BufRef::Input)))
+    }
+
     /// True when a kernel from `src` to `dst` reaching `reach` on each side indexes past 2^31 reals, scratch
     /// regions' offsets included.
     fn wide(&self, (src, dst): (BufRef, BufRef), reach: [Reach; 2]) -> bool {
@@ -408,9 +415,17 @@ impl Ctx<'_> {
             load_factor: job.load_factor,
             store_factor: job.store_factor,
             post_twiddle: job.post_twiddle,
+            streaming_store: false,
         };
+        let out_bytes = transforms * job.out_count * problem.precision.complex_bytes();
         let kernel = StockhamKernel {
             wide_index: self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]),
+            ..kernel
+        };
+        let kernel = StockhamKernel {
+            streaming_store: kernel.stores_whole_vectors()
+                && !self.same_storage(job.src, job.dst)
+                && leaf::streams_output(self.device, out_bytes),
             ..kernel
         };
         let summary = describe(&kernel, job.src, job.dst);
@@ -492,7 +507,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let radices: Vec<String> = k.radices.iter().map(|r| r.to_string()).collect();
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}",
+        "n={} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -506,6 +521,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         dst,
         if k.real_stage == RealStage::None { String::new() } else { format!(" {:?}", k.real_stage) },
         if k.post_twiddle.is_some() { " +twiddle" } else { "" },
+        if k.streaming_store { " +stream" } else { "" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" }
     )
