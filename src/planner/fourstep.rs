@@ -357,11 +357,13 @@ fn mul_mod(x: usize, y: usize, m: usize) -> usize {
 mod tests {
     use super::*;
 
+    use crate::planner::{test_device, BufferLayout, Problem, TransformKind};
+
     fn buffers(device: &crate::runtime::DeviceInfo, in_place: bool) -> (usize, Vec<(BufRef, BufRef)>) {
-        let layout = super::super::BufferLayout::packed(&[1 << 16]);
-        let problem = super::super::Problem {
+        let layout = BufferLayout::packed(&[1 << 16]);
+        let problem = Problem {
             precision: crate::codegen::Precision::Single,
-            kind: super::super::TransformKind::C2C,
+            kind: TransformKind::C2C,
             lengths: vec![1 << 16],
             batch: 3,
             input: layout.clone(),
@@ -369,17 +371,17 @@ mod tests {
             in_place,
             no_scratch: false,
         };
-        let exec = super::super::plan(&problem, device).unwrap();
+        let exec = crate::planner::plan(&problem, device).unwrap();
         (exec.tmp_regions, exec.steps.iter().map(|s| (s.src, s.dst)).collect())
     }
 
     #[test]
     fn cpus_keep_an_out_of_place_intermediate_in_the_destination() {
-        use super::super::test_device::{cpu, gpu};
         use BufRef::*;
-        assert_eq!(buffers(&cpu(), false), (0, vec![(Input, Output), (Output, Output)]));
-        assert_eq!(buffers(&cpu(), true), (1, vec![(Input, Tmp(0)), (Tmp(0), Output)]));
-        assert_eq!(buffers(&gpu(), false), (1, vec![(Input, Tmp(0)), (Tmp(0), Output)]));
+        let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
+        assert_eq!(buffers(&cpu, false), (0, vec![(Input, Output), (Output, Output)]));
+        assert_eq!(buffers(&cpu, true), (1, vec![(Input, Tmp(0)), (Tmp(0), Output)]));
+        assert_eq!(buffers(&gpu, false), (1, vec![(Input, Tmp(0)), (Tmp(0), Output)]));
     }
 
     #[test]

@@ -417,12 +417,9 @@ impl Ctx<'_> {
             post_twiddle: job.post_twiddle,
             streaming_store: false,
         };
-        let out_bytes = transforms * job.out_count * problem.precision.complex_bytes();
+        let out_bytes = transforms * kernel.out_count * problem.precision.complex_bytes();
         let kernel = StockhamKernel {
             wide_index: self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]),
-            ..kernel
-        };
-        let kernel = StockhamKernel {
             streaming_store: kernel.stores_whole_vectors()
                 && !self.same_storage(job.src, job.dst)
                 && leaf::streams_output(self.device, out_bytes),
