@@ -1,7 +1,7 @@
 /* Register-level helpers for VW-lane vectors.
  * TRANSPOSE(a): a VW x VW transpose of the array of vectors a (recursive block swaps), so that VW rows
  * loaded from VW transforms become VW vectors that each hold one element of all VW transforms.
- * EVEN/ODD split interleaved (re, im) pairs; INTERLEAVE_LO/HI join them again.
+ * EVEN/ODD split interleaved (re, im) pairs; INTERLEAVE_LO/HI join them again. REVERSE(a) reverses the lanes.
  * MASK_ELEM (uint or ulong, the width of REAL) comes from common.cl.
  */
 #define BLOCK_SWAP(a, h, m_lo, m_hi) \
@@ -23,6 +23,7 @@
 #define ODD(a, b) shuffle2(a, b, (MASK)(1, 3))
 #define INTERLEAVE_LO(a, b) shuffle2(a, b, (MASK)(0, 2))
 #define INTERLEAVE_HI(a, b) shuffle2(a, b, (MASK)(1, 3))
+#define REVERSE(a) shuffle(a, (MASK)(1, 0))
 #endif
 
 #if VW == 4
@@ -36,6 +37,7 @@
 #define ODD(a, b) shuffle2(a, b, (MASK)(1, 3, 5, 7))
 #define INTERLEAVE_LO(a, b) shuffle2(a, b, (MASK)(0, 4, 1, 5))
 #define INTERLEAVE_HI(a, b) shuffle2(a, b, (MASK)(2, 6, 3, 7))
+#define REVERSE(a) shuffle(a, (MASK)(3, 2, 1, 0))
 #endif
 
 #if VW == 8
@@ -50,6 +52,7 @@
 #define ODD(a, b) shuffle2(a, b, (MASK)(1, 3, 5, 7, 9, 11, 13, 15))
 #define INTERLEAVE_LO(a, b) shuffle2(a, b, (MASK)(0, 8, 1, 9, 2, 10, 3, 11))
 #define INTERLEAVE_HI(a, b) shuffle2(a, b, (MASK)(4, 12, 5, 13, 6, 14, 7, 15))
+#define REVERSE(a) shuffle(a, (MASK)(7, 6, 5, 4, 3, 2, 1, 0))
 #endif
 
 #if VW == 16
@@ -65,4 +68,5 @@
 #define ODD(a, b) shuffle2(a, b, (MASK)(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
 #define INTERLEAVE_LO(a, b) shuffle2(a, b, (MASK)(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23))
 #define INTERLEAVE_HI(a, b) shuffle2(a, b, (MASK)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31))
+#define REVERSE(a) shuffle(a, (MASK)(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
 #endif

@@ -20,13 +20,20 @@
 #define REAL_ROOT(k, wr, wi) (wr = tw[2 * (RT_OFF + (k))], wi = tw[2 * (RT_OFF + (k)) + 1])
 #endif
 
-/* (xr, xi) = s (F - i T) from a = (ar, ai) and its mirror b = (br, bi). */
+/* (xr, xi) = s (F - i T) from a = (ar, ai), its mirror b = (br, bi) and the root w = (wr, wi); scalars or
+ * lane vectors alike (an rvalue's type, free of address-space qualifiers). */
+#define HERMITIAN_COMBINE_W(ar, ai, br, bi, wr, wi, s, xr, xi)                                      \
+    do {                                                                                            \
+        __typeof__((ar) + (br)) fr_ = (ar) + (br), fi_ = (ai) - (bi), gr_ = (ar) - (br);            \
+        __typeof__(fr_) gi_ = (ai) + (bi), tr_ = (wr) * gr_ - (wi) * gi_, ti_ = (wr) * gi_ + (wi) * gr_; \
+        (xr) = (s) * (fr_ + ti_);                                                                   \
+        (xi) = (s) * (fi_ - tr_);                                                                   \
+    } while (0)
+
+/* The same with the root w_2H^k from the table. */
 #define HERMITIAN_COMBINE(ar, ai, br, bi, k, s, xr, xi)                                             \
     do {                                                                                            \
         REAL wr_, wi_;                                                                              \
         REAL_ROOT(k, wr_, wi_);                                                                     \
-        V fr_ = (ar) + (br), fi_ = (ai) - (bi), gr_ = (ar) - (br), gi_ = (ai) + (bi);               \
-        V tr_ = wr_ * gr_ - wi_ * gi_, ti_ = wr_ * gi_ + wi_ * gr_;                                 \
-        (xr) = (s) * (fr_ + ti_);                                                                   \
-        (xi) = (s) * (fi_ - tr_);                                                                   \
+        HERMITIAN_COMBINE_W(ar, ai, br, bi, wr_, wi_, s, xr, xi);                                   \
     } while (0)

@@ -29,6 +29,11 @@ fn long_real_axes_use_edge_passes() {
             assert_accurate(RealCase::new(&[1 << 20], dir).precision(p));
         }
     }
+    // The edge pass reads and writes vectors on unit strides, element by element otherwise; planar too.
+    for dir in [RealDir::R2C, RealDir::C2R] {
+        assert_accurate(RealCase::new(&[1 << 14], dir).batch(2).spread(2));
+        assert_accurate(RealCase::new(&[2 * 4099], dir).planar());
+    }
 }
 
 #[test]

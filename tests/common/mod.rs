@@ -420,6 +420,8 @@ pub struct RealCase {
     pub in_place: bool,
     /// Imaginary parts added to the C2R input where Hermitian symmetry makes them redundant (1D only).
     pub perturb_redundant: bool,
+    /// Every stride and distance of an out-of-place case times this (gaps between the elements).
+    pub spread: usize,
 }
 
 impl RealCase {
@@ -432,6 +434,7 @@ impl RealCase {
             hermitian_planar: false,
             in_place: false,
             perturb_redundant: false,
+            spread: 1,
         }
     }
     pub fn batch(mut self, b: usize) -> Self {
@@ -454,6 +457,10 @@ impl RealCase {
         self.perturb_redundant = true;
         self
     }
+    pub fn spread(mut self, factor: usize) -> Self {
+        self.spread = factor;
+        self
+    }
 
     fn herm_lengths(&self) -> Vec<usize> {
         let mut h = self.lengths.clone();
@@ -461,8 +468,8 @@ impl RealCase {
         h
     }
 
-    /// (real strides, real distance, Hermitian strides, Hermitian distance): packed, or padded rows of
-    /// 2 (n/2 + 1) reals in place.
+    /// (real strides, real distance, Hermitian strides, Hermitian distance): packed (times `spread`), or
+    /// padded rows of 2 (n/2 + 1) reals in place.
     fn layout(&self) -> (Vec<usize>, usize, Vec<usize>, usize) {
         let herm = self.herm_lengths();
         let packed = |l: &[usize]| {
@@ -480,7 +487,8 @@ impl RealCase {
             (rs, 2 * hd, hs, hd)
         } else {
             let (rs, rd) = packed(&self.lengths);
-            (rs, rd, hs, hd)
+            let spread = |s: Vec<usize>| s.into_iter().map(|x| x * self.spread).collect();
+            (spread(rs), rd * self.spread, spread(hs), hd * self.spread)
         }
     }
 
