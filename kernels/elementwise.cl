@@ -14,7 +14,7 @@
  *   OP_RADER_SCATTER  x_0 + conj(z_q) to output g^-q, x_0 + A_0 to output 0, outputs below OUT_COUNT only
  *                     (table: g^-q as REALs; runs over q < N - 1)
  * Each work-item runs PER_ITEM consecutive elements of the LOOP_COUNT.
- * PAIRED (the real stages on CPUs, VW lanes): output k and its mirror N - k read the same two inputs and
+ * PAIRED (the real stages on CPUs at unit strides, VW lanes): output k and its mirror N - k read the same two inputs and
  * share the root (w_2N^(N-k) = -conj(w_2N^k)), so a work-item takes CHUNKS_PER_ITEM chunks of VW outputs
  * k = c VW .. c VW + VW - 1 (c = 1 .. CHUNKS, all below N / 2) together with their mirrors, as vectors;
  * the work-item at x = 0 also computes the outputs no chunk covers.
@@ -102,22 +102,14 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
 #else
 #define PAIR_SCALE K(1.0)
 #endif
-/* Outputs k .. k + VW - 1 and their mirrors (k >= VW, k + VW <= N / 2): element by element unless both
- * sides have unit stride. */
+/* Outputs k .. k + VW - 1 and their mirrors (k >= VW, k + VW <= N / 2), both sides at unit stride. */
 AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
-                       __global REAL *out_im, __global const REAL *tw, const IDX in_stride, const IDX out_stride,
-                       const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k, const IDX t,
+                       __global REAL *out_im, __global const REAL *tw, const IDX ib, const IDX ob, const IDX k,
                        const REAL conj_in, const REAL conj_out, const REAL scale) {
+#if defined(RT_SHIFT) && (1 << RT_SHIFT) < VW
+#error "a chunk's roots must share one high entry of the split table"
+#endif
     const IDX mirror = N - k - (VW - 1);
-    if (in_stride != 1 || out_stride != 1) {
-        for (int l = 0; l < VW; l++) {
-            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k + l, t,
-                    conj_in, conj_out, scale);
-            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, mirror + l,
-                    t, conj_in, conj_out, scale);
-        }
-        return;
-    }
     V ar, ai, br, bi, wr, wi;
     IN_ROW(ib + k, ar, ai);
     IN_ROW(ib + mirror, br, bi);
@@ -127,18 +119,7 @@ AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, _
     ai *= conj_in;
     bi *= conj_in;
 #endif
-#ifdef RT_SHIFT
-#if (1 << RT_SHIFT) < VW
-#error "a chunk's roots must lie in one row of the split table"
-#endif
-    V lr, li;
-    SPLIT_PAIRS(tw + 2 * (RT_OFF + (k & ((1 << RT_SHIFT) - 1))), lr, li);
-    __global const REAL *high = tw + 2 * (RT_OFF + (1 << RT_SHIFT) + (k >> RT_SHIFT));
-    wr = lr * high[0] - li * high[1];
-    wi = lr * high[1] + li * high[0];
-#else
-    SPLIT_PAIRS(tw + 2 * (RT_OFF + k), wr, wi);
-#endif
+    REAL_ROOTS_V(k, wr, wi);
     V xr, xi, yr, yi;
     HERMITIAN_COMBINE_W(ar, ai, br, bi, wr, wi, PAIR_SCALE, xr, xi);
     HERMITIAN_COMBINE_W(br, bi, ar, ai, -wr, wi, PAIR_SCALE, yr, yi);
@@ -179,8 +160,7 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
         }
     }
     for (IDX c = c0; c < c0 + CHUNKS_PER_ITEM && c <= CHUNKS; c++)
-        mirrored_chunk(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, c * VW,
-                       t, conj_in, conj_out, scale);
+        mirrored_chunk(in_re, in_im, out_re, out_im, tw, ib, ob, c * VW, conj_in, conj_out, scale);
 #else
     const IDX k0 = get_global_id(0) * PER_ITEM;
     if (k0 >= LOOP_COUNT)

@@ -20,6 +20,21 @@
 #define REAL_ROOT(k, wr, wi) (wr = tw[2 * (RT_OFF + (k))], wi = tw[2 * (RT_OFF + (k)) + 1])
 #endif
 
+/* The VW roots w_2H^k .. w_2H^(k+VW-1) as lane vectors, k a multiple of VW (so that, split, they share one
+ * high entry). */
+#ifdef RT_SHIFT
+#define REAL_ROOTS_V(k, wr, wi)                                                                     \
+    do {                                                                                            \
+        V lr_, li_;                                                                                 \
+        SPLIT_PAIRS(tw + 2 * (RT_OFF + ((k) & ((1 << RT_SHIFT) - 1))), lr_, li_);                   \
+        __global const REAL *hi_ = tw + 2 * (RT_OFF + (1 << RT_SHIFT) + ((k) >> RT_SHIFT));          \
+        wr = lr_ * hi_[0] - li_ * hi_[1];                                                           \
+        wi = lr_ * hi_[1] + li_ * hi_[0];                                                           \
+    } while (0)
+#else
+#define REAL_ROOTS_V(k, wr, wi) SPLIT_PAIRS(tw + 2 * (RT_OFF + (k)), wr, wi)
+#endif
+
 /* (xr, xi) = s (F - i T) from a = (ar, ai), its mirror b = (br, bi) and the root w = (wr, wi); scalars or
  * lane vectors alike (an rvalue's type, free of address-space qualifiers). */
 #define HERMITIAN_COMBINE_W(ar, ai, br, bi, wr, wi, s, xr, xi)                                      \
