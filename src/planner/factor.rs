@@ -132,6 +132,17 @@ pub fn four_step_split(n: usize, max_rows: usize) -> Option<(usize, usize)> {
         .map(|rows| (rows, n / rows))
 }
 
+/// Splits `n` as `rows * columns` with both at most `max_leaf`, as unevenly as possible: the fewest rows
+/// that leave whole vectors of `lanes` transforms to both passes (each pass runs its lanes along the
+/// other's length), else the fewest rows. None when no split keeps both within `max_leaf`.
+pub fn lopsided_split(n: usize, max_leaf: usize, lanes: usize) -> Option<(usize, usize)> {
+    divisors(n)
+        .into_iter()
+        .filter(|&rows| rows > 1 && rows < n && rows <= max_leaf && n / rows <= max_leaf)
+        .min_by_key(|&rows| (rows % lanes != 0 || (n / rows) % lanes != 0, rows))
+        .map(|rows| (rows, n / rows))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +192,13 @@ mod tests {
         assert_eq!(four_step_split(1 << 21, 4096), Some((2048, 1024)));
         assert_eq!(four_step_split(1 << 27, 4096), Some((4096, 32768)));
         assert_eq!(four_step_split(13, 4096), None);
+    }
+
+    #[test]
+    fn lopsided_splits_prefer_whole_vectors_then_few_rows() {
+        assert_eq!(lopsided_split(1 << 16, 4096, 8), Some((16, 4096)));
+        assert_eq!(lopsided_split(61440, 4096, 8), Some((16, 3840)));
+        assert_eq!(lopsided_split(16807, 4096, 8), Some((7, 2401)));
+        assert_eq!(lopsided_split(1 << 25, 4096, 8), None);
     }
 }

@@ -49,6 +49,12 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         };
         return three_pass(ctx, job, (a, b, a), true);
     }
+    let bytes = n * ctx.problem.precision.complex_bytes();
+    let lopsided =
+        leaf::lopsided_split_lanes(ctx.device, bytes).and_then(|lanes| factor::lopsided_split(n, max_leaf, lanes));
+    if let Some((rows, columns)) = lopsided {
+        return plan_split(ctx, job, rows, columns);
+    }
     let Some((rows, columns)) = factor::four_step_split(n, max_leaf) else {
         return fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step"));
     };

@@ -78,6 +78,19 @@ pub(super) fn streams_output(device: &DeviceInfo, out_bytes: usize) -> bool {
     is_cpu(device) && out_bytes >= CPU_STREAMING_BYTES
 }
 
+/// Bytes up to which a CPU four-step splits a transform as unevenly as it can (`factor::lopsided_split`)
+/// rather than near the square root. Measured on PoCL out of place: 16807 double = 7 x 2401 took 15 ms
+/// against 22 for 343 x 49, 65536 single = 16 x 4096 took 8.8 against 10.3-12.4 for 256 x 256. At 4 MiB
+/// the gain out of place (262144 double, 6%) is lost in place (17 ms against 20), and from 2^20 double
+/// on the even split is faster (18.5 ms against 24 for 256 x 4096).
+const CPU_LOPSIDED_BYTES: usize = 2 << 20;
+
+/// The lane count a four-step split should keep whole on `device` when a transform of `bytes` splits
+/// unevenly there, or None when it should split near the square root.
+pub(super) fn lopsided_split_lanes(device: &DeviceInfo, bytes: usize) -> Option<usize> {
+    (is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES).then_some(CPU_LANES)
+}
+
 /// False under `FFTX_TUNE=rader=off`.
 pub(super) fn rader_allowed() -> bool {
     !tune().no_rader
