@@ -32,6 +32,17 @@ pub use tree::Node;
 
 /// How one buffer is addressed: stride per axis and distance between batch entries, in that buffer's
 /// element units (reals for real data, complex values otherwise).
+/// Strides of a packed array of `lengths`, first length innermost.
+pub fn packed_strides(lengths: &[usize]) -> Vec<usize> {
+    let mut strides = Vec::with_capacity(lengths.len());
+    let mut s = 1;
+    for &l in lengths {
+        strides.push(s);
+        s *= l;
+    }
+    strides
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BufferLayout {
     pub strides: Vec<usize>,
@@ -42,13 +53,7 @@ pub struct BufferLayout {
 impl BufferLayout {
     /// The packed interleaved layout of `lengths` (the scratch layout).
     pub fn packed(lengths: &[usize]) -> Self {
-        let mut strides = Vec::with_capacity(lengths.len());
-        let mut s = 1;
-        for &l in lengths {
-            strides.push(s);
-            s *= l;
-        }
-        BufferLayout { strides, dist: s, planar: false }
+        BufferLayout { strides: packed_strides(lengths), dist: lengths.iter().product(), planar: false }
     }
 
     fn stride(&self, axis: Axis) -> usize {
