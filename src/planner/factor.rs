@@ -132,13 +132,13 @@ pub fn four_step_split(n: usize, max_rows: usize) -> Option<(usize, usize)> {
         .map(|rows| (rows, n / rows))
 }
 
-/// Splits `n` as `rows * columns` with both at most `max_leaf`, as unevenly as possible: the fewest rows
-/// that leave whole vectors of `lanes` transforms to both passes (each pass runs its lanes along the
-/// other's length), else the fewest rows. None when no split keeps both within `max_leaf`.
-pub fn lopsided_split(n: usize, max_leaf: usize, lanes: usize) -> Option<(usize, usize)> {
+/// Splits `n` as `rows * columns` with both at most `max_leaf` and at least `min_rows` rows, as unevenly
+/// as possible: the fewest rows that leave whole vectors of `lanes` transforms to both passes (each pass
+/// runs its lanes along the other's length), else the fewest rows. None when no split qualifies.
+pub fn lopsided_split(n: usize, max_leaf: usize, lanes: usize, min_rows: usize) -> Option<(usize, usize)> {
     divisors(n)
         .into_iter()
-        .filter(|&rows| rows > 1 && rows < n && rows <= max_leaf && n / rows <= max_leaf)
+        .filter(|&rows| rows > 1 && rows < n && rows >= min_rows && rows <= max_leaf && n / rows <= max_leaf)
         .min_by_key(|&rows| (rows % lanes != 0 || (n / rows) % lanes != 0, rows))
         .map(|rows| (rows, n / rows))
 }
@@ -196,9 +196,12 @@ mod tests {
 
     #[test]
     fn lopsided_splits_prefer_whole_vectors_then_few_rows() {
-        assert_eq!(lopsided_split(1 << 16, 4096, 8), Some((16, 4096)));
-        assert_eq!(lopsided_split(61440, 4096, 8), Some((16, 3840)));
-        assert_eq!(lopsided_split(16807, 4096, 8), Some((7, 2401)));
-        assert_eq!(lopsided_split(1 << 25, 4096, 8), None);
+        assert_eq!(lopsided_split(1 << 16, 4096, 8, 1), Some((16, 4096)));
+        assert_eq!(lopsided_split(61440, 4096, 8, 1), Some((16, 3840)));
+        assert_eq!(lopsided_split(16807, 4096, 8, 1), Some((7, 2401)));
+        assert_eq!(lopsided_split(1 << 25, 4096, 8, 1), None);
+        assert_eq!(lopsided_split(1 << 16, 4096, 8, 100), Some((128, 512)));
+        assert_eq!(lopsided_split(16807, 4096, 8, 100), Some((343, 49)));
+        assert_eq!(lopsided_split(1 << 16, 4096, 8, 8192), None);
     }
 }

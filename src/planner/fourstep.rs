@@ -50,8 +50,10 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         return three_pass(ctx, job, (a, b, a), true);
     }
     let bytes = n * ctx.problem.precision.complex_bytes();
-    let lopsided =
-        leaf::lopsided_split_lanes(ctx.device, bytes).and_then(|lanes| factor::lopsided_split(n, max_leaf, lanes));
+    let transforms: usize = job.batch.iter().map(|d| d.count).product();
+    let lopsided = leaf::lopsided_split_shape(ctx.device, bytes).and_then(|(lanes, groups)| {
+        factor::lopsided_split(n, max_leaf, lanes, (lanes * groups).div_ceil(transforms.max(1)))
+    });
     if let Some((rows, columns)) = lopsided {
         return plan_split(ctx, job, rows, columns);
     }
@@ -365,20 +367,40 @@ mod tests {
 
     use crate::planner::{test_device, BufferLayout, Problem, TransformKind};
 
-    fn buffers(device: &crate::runtime::DeviceInfo, in_place: bool) -> (usize, Vec<(BufRef, BufRef)>) {
-        let layout = BufferLayout::packed(&[1 << 16]);
-        let problem = Problem {
+    fn c2c_1d(n: usize, batch: usize, in_place: bool) -> Problem {
+        let layout = BufferLayout::packed(&[n]);
+        Problem {
             precision: crate::codegen::Precision::Single,
             kind: TransformKind::C2C,
-            lengths: vec![1 << 16],
-            batch: 3,
+            lengths: vec![n],
+            batch,
             input: layout.clone(),
             output: layout,
             in_place,
             no_scratch: false,
-        };
-        let exec = crate::planner::plan(&problem, device).unwrap();
+        }
+    }
+
+    fn buffers(device: &crate::runtime::DeviceInfo, in_place: bool) -> (usize, Vec<(BufRef, BufRef)>) {
+        let exec = crate::planner::plan(&c2c_1d(1 << 16, 3, in_place), device).unwrap();
         (exec.tmp_regions, exec.steps.iter().map(|s| (s.src, s.dst)).collect())
+    }
+
+    fn split(device: &crate::runtime::DeviceInfo, n: usize, batch: usize) -> (usize, usize) {
+        match crate::planner::plan(&c2c_1d(n, batch, false), device).unwrap().tree {
+            Node::FourStep { rows, columns, .. } => (rows, columns),
+            other => panic!("not a four-step: {other}"),
+        }
+    }
+
+    #[test]
+    fn cpus_split_cached_transforms_unevenly_while_the_first_pass_has_work_for_every_thread() {
+        let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
+        assert_eq!(split(&cpu, 1 << 16, 64), (16, 4096));
+        // One transform: 16 rows would give the first pass 2 lane groups for 2 x 8 wanted.
+        assert_eq!(split(&cpu, 1 << 16, 1), (128, 512));
+        assert_eq!(split(&cpu, 1 << 20, 4), (1024, 1024));
+        assert_eq!(split(&gpu, 1 << 16, 64), (256, 256));
     }
 
     #[test]

@@ -85,10 +85,12 @@ pub(super) fn streams_output(device: &DeviceInfo, out_bytes: usize) -> bool {
 /// on the even split is faster (18.5 ms against 24 for 256 x 4096).
 const CPU_LOPSIDED_BYTES: usize = 2 << 20;
 
-/// The lane count a four-step split should keep whole on `device` when a transform of `bytes` splits
-/// unevenly there, or None when it should split near the square root.
-pub(super) fn lopsided_split_lanes(device: &DeviceInfo, bytes: usize) -> Option<usize> {
-    (is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES).then_some(CPU_LANES)
+/// How a four-step of `bytes` per transform splits unevenly on `device`: the lane count both passes should
+/// keep whole, and the fewest lane groups its first pass (one per `lanes` rows of each transform) should
+/// give the device's threads. None when it splits near the square root.
+pub(super) fn lopsided_split_shape(device: &DeviceInfo, bytes: usize) -> Option<(usize, usize)> {
+    (is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES)
+        .then(|| (CPU_LANES, CPU_ITEMS_PER_UNIT * device.compute_units as usize))
 }
 
 /// False under `FFTX_TUNE=rader=off`.
