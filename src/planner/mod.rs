@@ -30,8 +30,6 @@ use crate::runtime::DeviceInfo;
 use std::borrow::Cow;
 pub use tree::Node;
 
-/// How one buffer is addressed: stride per axis and distance between batch entries, in that buffer's
-/// element units (reals for real data, complex values otherwise).
 /// Strides of a packed array of `lengths`, first length innermost.
 pub fn packed_strides(lengths: &[usize]) -> Vec<usize> {
     let mut strides = Vec::with_capacity(lengths.len());
@@ -43,6 +41,8 @@ pub fn packed_strides(lengths: &[usize]) -> Vec<usize> {
     strides
 }
 
+/// How one buffer is addressed: stride per axis and distance between batch entries, in that buffer's
+/// element units (reals for real data, complex values otherwise).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BufferLayout {
     pub strides: Vec<usize>,
