@@ -11,7 +11,7 @@ pub mod transpose;
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::planner::BufRef;
-use crate::planner::{BufferLayout, Problem, TransformKind};
+use crate::planner::{packed_strides, BufferLayout, Problem, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Arg, Buffer, Context, Event, Kernel, Queue};
 pub use exec::Baked;
@@ -70,17 +70,6 @@ pub struct Settings {
     /// The no-allocation mode for this plan (`fftxSetPlanNoMemAlloc`); `None` follows the library's
     /// (`CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`) when the plan is baked.
     pub no_mem_alloc: Option<bool>,
-}
-
-/// Strides of a packed array of `lengths`.
-pub fn packed_strides(lengths: &[usize]) -> Vec<usize> {
-    let mut strides = Vec::with_capacity(lengths.len());
-    let mut s = 1;
-    for &l in lengths {
-        strides.push(s);
-        s *= l;
-    }
-    strides
 }
 
 /// Checks lengths as a plan takes them: none zero, and a product that fits the address space in bytes.
