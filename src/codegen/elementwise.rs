@@ -148,7 +148,8 @@ impl ElementwiseKernel {
             ElementwiseOp::RaderScatter { .. } => 7,
             ElementwiseOp::TwinSplit { .. } => 8,
         };
-        d.set("VW", if self.paired() { PAIR_LANES } else { 1 })
+        let paired = self.paired();
+        d.set("VW", if paired { PAIR_LANES } else { 1 })
             .set("IDX", if self.wide_index { "ulong" } else { "uint" })
             .set("N", self.n)
             .set("NBATCH", self.batch.len())
@@ -161,8 +162,8 @@ impl ElementwiseKernel {
             .set("RT_OFF", 0)
             .set("PER_ITEM", self.per_item)
             .set("OP", op)
-            .flag("PAIRED", self.paired());
-        if self.paired() {
+            .flag("PAIRED", paired);
+        if paired {
             d.set("CHUNKS", self.chunks()).set("CHUNKS_PER_ITEM", self.per_item / PAIR_LANES);
         }
         match self.op {

@@ -50,9 +50,8 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         return three_pass(ctx, job, (a, b, a), true);
     }
     let bytes = n * ctx.problem.precision.complex_bytes();
-    let transforms: usize = job.batch.iter().map(|d| d.count).product();
     let lopsided = leaf::lopsided_split_shape(ctx.device, bytes).and_then(|(lanes, groups)| {
-        factor::lopsided_split(n, max_leaf, lanes, (lanes * groups).div_ceil(transforms.max(1)))
+        factor::lopsided_split(n, max_leaf, lanes, (lanes * groups).div_ceil(job.transforms().max(1)))
     });
     if let Some((rows, columns)) = lopsided {
         return plan_split(ctx, job, rows, columns);
@@ -252,8 +251,7 @@ fn intermediate(ctx: &mut Ctx, job: &Job) -> (LogicalDim, Vec<LogicalDim>) {
     if job.out_count == n {
         return (job.fft, job.batch.clone());
     }
-    let transforms: usize = job.batch.iter().map(|d| d.count).product();
-    ctx.need_region(n * transforms);
+    ctx.need_region(n * job.transforms());
     let mut step = n;
     let batch = job
         .batch

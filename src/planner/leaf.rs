@@ -89,8 +89,12 @@ const CPU_LOPSIDED_BYTES: usize = 2 << 20;
 /// keep whole, and the fewest lane groups its first pass (one per `lanes` rows of each transform) should
 /// give the device's threads. None when it splits near the square root.
 pub(super) fn lopsided_split_shape(device: &DeviceInfo, bytes: usize) -> Option<(usize, usize)> {
-    (is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES)
-        .then(|| (CPU_LANES, CPU_ITEMS_PER_UNIT * device.compute_units as usize))
+    (is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES).then(|| (CPU_LANES, cpu_items_wanted(device)))
+}
+
+/// Work-items a CPU launch should offer at least, so that the device's threads stay balanced.
+fn cpu_items_wanted(device: &DeviceInfo) -> usize {
+    CPU_ITEMS_PER_UNIT * device.compute_units as usize
 }
 
 /// False under `FFTX_TUNE=rader=off`.
@@ -137,8 +141,7 @@ pub fn shape(n: usize, radices: &[usize], transforms: usize, device: &DeviceInfo
         }
         let slots = transforms.div_ceil(lanes);
         let mut slots_per_item = (CPU_POINTS_PER_ITEM / (n * lanes)).max(1);
-        while slots_per_item > 1 && slots.div_ceil(slots_per_item) < CPU_ITEMS_PER_UNIT * device.compute_units as usize
-        {
+        while slots_per_item > 1 && slots.div_ceil(slots_per_item) < cpu_items_wanted(device) {
             slots_per_item /= 2;
         }
         LeafShape { lanes, items_per_slot: 1, slots_per_group: 1, slots_per_item, pad_shift }

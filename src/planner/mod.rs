@@ -261,6 +261,11 @@ struct Job {
 }
 
 impl Job {
+    /// The transforms the job runs: the product of its batch counts.
+    fn transforms(&self) -> usize {
+        self.batch.iter().map(|d| d.count).product()
+    }
+
     /// A complex-to-complex job of `fft.count` points.
     fn complex(fft: LogicalDim, batch: Vec<LogicalDim>, src: BufRef, dst: BufRef) -> Job {
         Job {

@@ -12,8 +12,7 @@ pub(super) struct TransformScratch {
 impl TransformScratch {
     /// `stride` elements for every transform of `job`, in a region that is neither of its buffers.
     pub fn new(ctx: &mut Ctx, job: &Job, stride: usize) -> TransformScratch {
-        let transforms: usize = job.batch.iter().map(|d| d.count).product();
-        ctx.need_region(stride * transforms);
+        ctx.need_region(stride * job.transforms());
         let buffer = ctx.free_tmp(&[job.src, job.dst]);
         let mut batch = Vec::with_capacity(job.batch.len());
         let mut step = stride;

@@ -472,15 +472,7 @@ impl RealCase {
     /// padded rows of 2 (n/2 + 1) reals in place.
     fn layout(&self) -> (Vec<usize>, usize, Vec<usize>, usize) {
         let herm = self.herm_lengths();
-        let packed = |l: &[usize]| {
-            let mut s = Vec::new();
-            let mut p = 1;
-            for &x in l {
-                s.push(p);
-                p *= x;
-            }
-            (s, p)
-        };
+        let packed = |l: &[usize]| (fftx::planner::packed_strides(l), l.iter().product::<usize>());
         let (hs, hd) = packed(&herm);
         if self.in_place {
             let rs: Vec<usize> = hs.iter().enumerate().map(|(i, &s)| if i == 0 { 1 } else { 2 * s }).collect();
