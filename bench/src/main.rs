@@ -17,7 +17,7 @@ mod vkfft;
 use args::{Contender, Options, USAGE};
 use cases::{Case, Kind, Precision};
 use clfft::Clfft;
-use fftw::Fftw;
+use fftw::{Element, Fftw};
 use measure::{time_copy, time_device, CaseBuffers, Failure, Measurement, Timing};
 use opencl::{Cl, Device};
 use report::{Outcome, Row, Stats};
@@ -79,6 +79,8 @@ struct Bench {
     vkfft: bool,
     fftw_single: Option<Fftw>,
     fftw_double: Option<Fftw>,
+    /// The library that computes the reference outputs: FFTW long double, else FFTW double.
+    reference: Option<Fftw>,
 }
 
 fn run(options: &Options) -> Result<(), String> {
@@ -113,27 +115,35 @@ fn run(options: &Options) -> Result<(), String> {
         None
     };
     let vkfft = options.wants(Contender::Vkfft) && !options.nomemalloc && vkfft_available();
-    let load_fftw = |precision: Precision| match Fftw::load(precision, threads) {
+    let load_fftw = |element: Element| match Fftw::load(element, threads) {
         Ok(fftw) => Some(fftw),
         Err(e) => {
-            println!("fftw {}: unavailable ({e})", precision.name());
+            println!("fftw {}: unavailable ({e})", element.name());
             None
         }
     };
-    let fftw_single = if options.precisions.contains(&Precision::Single) { load_fftw(Precision::Single) } else { None };
-    // The double library is also the accuracy reference, so it loads whatever --only says.
-    let fftw_double = load_fftw(Precision::Double);
-    if fftw_double.is_none() {
-        println!("no FFTW double precision: results cannot be checked (RMSE column empty)");
-    }
-    println!("fftw: {} threads, FFTW_MEASURE, out-of-place; reference: FFTW double, FFTW_ESTIMATE", threads);
+    let wants_fftw = |precision: Precision| options.wants(Contender::Fftw) && options.precisions.contains(&precision);
+    let fftw_single = if wants_fftw(Precision::Single) { load_fftw(Element::F32) } else { None };
+    let fftw_double = if wants_fftw(Precision::Double) { load_fftw(Element::F64) } else { None };
+    // The reference loads whatever --only says; without long double it falls back to double.
+    let (reference, reference_name) = match load_fftw(Element::LongDouble) {
+        Some(fftw) => (Some(fftw), "FFTW long double"),
+        None => match load_fftw(Element::F64) {
+            Some(fftw) => (Some(fftw), "FFTW double (FFTW's own double RMSE then measures nothing)"),
+            None => {
+                println!("no FFTW long double or double: results cannot be checked (RMSE column empty)");
+                (None, "none")
+            }
+        },
+    };
+    println!("fftw: {threads} threads, FFTW_MEASURE, out-of-place; reference: {reference_name}, FFTW_ESTIMATE");
     let timing = Timing { runs: options.runs, warmups: 2 };
     println!(
         "timing: median and min of {} runs after {} warm-up runs; wall clock around enqueue + clFinish",
         timing.runs, timing.warmups
     );
 
-    let bench = Bench { device, cl, timing, fftx, clfft, vkfft, fftw_single, fftw_double };
+    let bench = Bench { device, cl, timing, fftx, clfft, vkfft, fftw_single, fftw_double, reference };
     let rows = if options.nomemalloc {
         run_nomemalloc(&bench, options)?
     } else {
@@ -263,7 +273,7 @@ struct Prepared {
 
 fn prepare(bench: &Bench, case: &Case) -> Result<Prepared, String> {
     let input = data::input(case);
-    let reference = match &bench.fftw_double {
+    let reference = match &bench.reference {
         Some(fftw) => Some(fftw.transform(case, &input)?),
         None => None,
     };

@@ -14,7 +14,7 @@ pub struct Stats {
     pub warm_plan_ms: Option<f64>,
     pub median_ms: f64,
     pub min_ms: f64,
-    /// Normalized RMSE against the FFTW double reference; `None` for the copy or without a reference.
+    /// Normalized RMSE against the FFTW long double reference; `None` for the copy or without a reference.
     pub rmse: Option<f64>,
     pub tmp_bytes: Option<usize>,
 }
