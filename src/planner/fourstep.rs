@@ -33,7 +33,7 @@ use crate::error::{fail, ErrorKind, Result};
 
 pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     let n = job.fft.count;
-    let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
+    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
     if ctx.problem.no_scratch {
         if job.load_factor.is_some() || job.store_factor.is_some() {
             return fail(ErrorKind::NotImplemented, "fused factors need the four-step with scratch");
@@ -147,7 +147,7 @@ fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
 fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_place: bool) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
-    let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
+    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
     if in_place {
         if job.in_side != Side::Complex || job.out_side != Side::Complex || job.stage != RealStage::None {
             return fail(ErrorKind::NotImplemented, "a long real axis needs scratch");
@@ -231,7 +231,7 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
 
 /// A middle pass too long for one kernel, without scratch: the same decomposition again, on its own.
 fn in_place_middle(ctx: &mut Ctx, job: Job) -> Result<Node> {
-    let max_leaf = leaf::max_leaf(ctx.device, ctx.problem.precision);
+    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
     match in_place_split(job.fft.count, max_leaf) {
         Some((a, b)) => three_pass(ctx, job, (a, b, a), true),
         None => fail(ErrorKind::Bugcheck, "a middle length without an in-place split"),
@@ -399,6 +399,19 @@ mod tests {
         assert_eq!(split(&cpu, 1 << 16, 1), (128, 512));
         assert_eq!(split(&cpu, 1 << 20, 4), (1024, 1024));
         assert_eq!(split(&gpu, 1 << 16, 64), (256, 256));
+    }
+
+    #[test]
+    fn cpu_decompositions_keep_each_leaf_transform_within_32_kib() {
+        let double = |n| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, 1, false) };
+        let cpu = test_device::cpu();
+        match crate::planner::plan(&double(1 << 24), &cpu).unwrap().tree {
+            Node::ThreeFactor { rows: 2048, middle: 16, columns: 512, .. } => {}
+            other => panic!("2^24 double: {other}"),
+        }
+        // Single precision fits 4096 points in 32 KiB; one 4096-point double transform is still one kernel.
+        assert_eq!(split(&cpu, 1 << 24, 1), (4096, 4096));
+        assert!(matches!(crate::planner::plan(&double(4096), &cpu).unwrap().tree, Node::Leaf { .. }));
     }
 
     #[test]
