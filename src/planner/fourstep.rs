@@ -50,8 +50,10 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         return three_pass(ctx, job, (a, b, a), true);
     }
     let bytes = n * ctx.problem.precision.complex_bytes();
+    // A transform this small stays cached between the passes, so its long leaf may exceed the split cap.
     let lopsided = leaf::lopsided_split_shape(ctx.device, bytes).and_then(|(lanes, groups)| {
-        factor::lopsided_split(n, max_leaf, lanes, (lanes * groups).div_ceil(job.transforms().max(1)))
+        let longest = leaf::max_leaf(ctx.device, ctx.problem.precision);
+        factor::lopsided_split(n, longest, lanes, (lanes * groups).div_ceil(job.transforms().max(1)))
     });
     if let Some((rows, columns)) = lopsided {
         return plan_split(ctx, job, rows, columns);
@@ -403,15 +405,20 @@ mod tests {
 
     #[test]
     fn cpu_decompositions_keep_each_leaf_transform_within_32_kib() {
-        let double = |n| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, 1, false) };
+        let double = |n, batch| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, batch, false) };
         let cpu = test_device::cpu();
-        match crate::planner::plan(&double(1 << 24), &cpu).unwrap().tree {
+        match crate::planner::plan(&double(1 << 24, 1), &cpu).unwrap().tree {
             Node::ThreeFactor { rows: 2048, middle: 16, columns: 512, .. } => {}
             other => panic!("2^24 double: {other}"),
         }
         // Single precision fits 4096 points in 32 KiB; one 4096-point double transform is still one kernel.
         assert_eq!(split(&cpu, 1 << 24, 1), (4096, 4096));
-        assert!(matches!(crate::planner::plan(&double(4096), &cpu).unwrap().tree, Node::Leaf { .. }));
+        assert!(matches!(crate::planner::plan(&double(4096, 1), &cpu).unwrap().tree, Node::Leaf { .. }));
+        // A batch of cached transforms still splits as unevenly as it can.
+        match crate::planner::plan(&double(16807, 249), &cpu).unwrap().tree {
+            Node::FourStep { rows: 7, columns: 2401, .. } => {}
+            other => panic!("16807 double: {other}"),
+        }
     }
 
     #[test]

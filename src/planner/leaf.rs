@@ -20,10 +20,11 @@ pub struct LeafShape {
 
 const CPU_LANES: usize = 8;
 const CPU_MAX_LEAF: usize = 4096;
-/// Bytes of one transform up to which a CPU leaf is a good pass of a decomposition. Longer leaves run
-/// from L2 rather than L1: measured on PoCL, 2^24 double took 122 ms as 4096 x 4096 and 99 as
-/// 2048 x 16 x 512, r2c 262144 double 18.4 ms with 4096-point columns and 13.3 with 2048; single precision
-/// (4096 points in 32 KiB) kept its four-step.
+/// Bytes of one transform up to which a CPU leaf is a good pass of a decomposition of a transform too long
+/// to stay cached. Longer leaves run from L2 rather than L1: measured on PoCL, 2^24 double took 122 ms as
+/// 4096 x 4096 and 99 as 2048 x 16 x 512; single precision (4096 points in 32 KiB) kept its four-step.
+/// Lopsided splits of cached transforms ignore the cap: 16807 double took 15 ms as 7 x 2401 and 21 as
+/// 49 x 343.
 const CPU_SPLIT_LEAF_BYTES: usize = 32 << 10;
 const GPU_GROUP_TARGET: usize = 64;
 /// Points a CPU work-item should handle before its fixed costs stop mattering.
