@@ -401,7 +401,11 @@ impl Ctx<'_> {
         let n = job.fft.count;
         let radices = factor::radices(n);
         let transforms: usize = batch.iter().map(|d| d.count).product();
-        let shape = leaf::shape(n, &radices, transforms, self.device, problem.precision);
+        let source = leaf::SourceLayout {
+            span: n * input.fft * problem.precision.complex_bytes(),
+            lanes_contiguous: input.kind == ElementKind::Complex && batch.first().is_some_and(|d| d.in_stride == 1),
+        };
+        let shape = leaf::shape(n, &radices, transforms, source, self.device, problem.precision);
         let kernel = StockhamKernel {
             precision: problem.precision,
             n,
