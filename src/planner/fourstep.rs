@@ -404,7 +404,7 @@ mod tests {
     }
 
     #[test]
-    fn cpu_decompositions_keep_each_leaf_transform_within_32_kib() {
+    fn cpu_decompositions_of_uncached_transforms_keep_leaves_within_32_kib() {
         let double = |n, batch| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, batch, false) };
         let cpu = test_device::cpu();
         match crate::planner::plan(&double(1 << 24, 1), &cpu).unwrap().tree {
