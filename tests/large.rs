@@ -26,6 +26,19 @@ fn sixteen_million_points_without_scratch() {
     }
 }
 
+/// Column passes whose transforms span 16 MiB or more carry 16 single-precision lanes on CPUs (`leaf.rs`).
+#[test]
+fn column_passes_spanning_sixteen_mebibytes() {
+    checked(Case::new(&[2048, 2048]));
+    checked(Case::new(&[2048, 2048]).in_place().backward());
+    checked(Case::new(&[1 << 22]).in_place());
+    for dir in [RealDir::R2C, RealDir::C2R] {
+        let case = RealCase::new(&[2048, 2048], dir);
+        let rmse = case.run();
+        assert!(rmse <= tolerance(case.precision), "rmse {rmse:.3e} for {case:?}");
+    }
+}
+
 #[test]
 #[ignore = "512 MiB of device data and about 5 GiB of host memory; run with --ignored"]
 fn sixty_seven_million_points() {
