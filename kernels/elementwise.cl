@@ -9,6 +9,8 @@
  *   OP_EXPAND      X_0..X_N/2 -> X_0..X_N-1 by symmetry              (odd C2R)
  *   OP_TWIN_SPLIT  Z_0..Z_N-1 -> X_k = (Z_k + conj(Z_N-k)) / 2 and, TWIN_OUT further, Y_k = (Z_k - conj(Z_N-k)) / 2i
  *                  for k <= N / 2 (two odd real transforms x + iy; transforms below TWIN_LONE store X only)
+ *   OP_TWIN_MERGE  X_0..X_N/2 and, TWIN_IN further, Y_0..Y_N/2 -> Z_k = X_k + i Y_k for k < N, each extended by
+ *                  symmetry (two odd C2R transforms as one complex one, whose result is x + iy; backward only)
  *   OP_RADER_GATHER   x_(g^k) for k < N - 1, then x_0                (Rader; table: g^k as REALs)
  *   OP_RADER_PRODUCT  conj(x_k) times entry k for k < N - 1, A_0 kept at N (table: Rader's spectrum)
  *   OP_RADER_SCATTER  x_0 + conj(z_q) to output g^-q, x_0 + A_0 to output 0, outputs below OUT_COUNT only
@@ -28,6 +30,7 @@
 #define OP_RADER_PRODUCT 6
 #define OP_RADER_SCATTER 7
 #define OP_TWIN_SPLIT 8
+#define OP_TWIN_MERGE 9
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
 
@@ -81,6 +84,17 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     xi = K(0.5) * (ai - bi);
     if (t >= TWIN_LONE)
         OUT_AT(ob + (IDX)TWIN_OUT + k * out_stride, K(0.5) * (ai + bi) * scale, K(0.5) * (br - ar) * scale * conj_out);
+#elif OP == OP_TWIN_MERGE
+    REAL ar, ai, br, bi;
+    const IDX m = k <= N / 2 ? k : N - k;
+    ELEMENT(m, ar, ai);
+    IN_AT(ib + (IDX)TWIN_IN + m * in_stride, br, bi);
+    /* Above N / 2 the values are conjugates of their mirrors; the DC is real. A C2R always runs backward, in
+     * the conjugated domain: the result is conj(X + iY). As the first step (conj_in = -1) the pass reads X and
+     * Y themselves, after an earlier pass (conj_in = 1) their conjugates A, B, and conj(X + iY) = A - iB. */
+    const REAL sign = k == 0 ? K(0.0) : (k <= N / 2 ? K(1.0) : K(-1.0));
+    xr = ar + conj_in * sign * bi;
+    xi = conj_in * sign * ai - br;
 #elif OP == OP_RADER_PRODUCT
     ELEMENT(k, xr, xi);
     /* The one work-item that reads A_0 keeps it: no other touches element N. */

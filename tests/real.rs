@@ -50,6 +50,22 @@ fn odd_r2c_runs_transforms_in_twins() {
 }
 
 #[test]
+fn odd_c2r_runs_transforms_in_twins() {
+    // The inverse: along a batch dimension of even count, transforms t and t + count / 2 merge into one
+    // complex FFT whose real and imaginary parts are the two outputs; an odd count (3) runs one by one.
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(4).precision(p));
+        assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(2).precision(p).perturbed());
+    }
+    assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(3));
+    assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(4).in_place());
+    assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(2).spread(2));
+    assert_accurate(RealCase::new(&[16807, 2], RealDir::C2R).precision(Prec::Double).planar());
+    assert_accurate(RealCase::new(&[16807, 3], RealDir::C2R).batch(2));
+    assert_accurate(RealCase::new(&[20011], RealDir::C2R).batch(6));
+}
+
+#[test]
 fn multi_dimensional() {
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {

@@ -23,6 +23,10 @@ pub enum ElementwiseOp {
     /// to the transform's output and Y_k = (Z_k - conj(Z_n-k)) / 2i to the one `twin_out` further, for
     /// k <= n / 2; the first `lone` transforms (whose twin another pair writes) store X only.
     TwinSplit { twin_out: usize, lone: usize },
+    /// The inverse of `TwinSplit` for two odd C2R transforms: the Hermitian halves X (of the transform) and
+    /// Y (`twin_in` further), each extended by symmetry, -> Z_k = X_k + i Y_k for k < n, so that one
+    /// complex transform yields x + i y. Backward only (C2R always is): see the kernel.
+    TwinMerge { twin_in: usize },
     /// Rader (prime n, generator `root`): a_p = x_(g^p) for p < n - 1, then x_0 at n - 1.
     RaderGather { root: usize },
     /// Rader: conj(A_k) conj(C_k / (n - 1)) for k < n - 1, C the spectrum of the roots, keeping A_0 at n.
@@ -87,6 +91,7 @@ impl ElementwiseKernel {
             ElementwiseOp::C2rPre => (n + 1, n),
             ElementwiseOp::Expand => (n / 2 + 1, n),
             ElementwiseOp::TwinSplit { .. } => (n, n / 2 + 1),
+            ElementwiseOp::TwinMerge { .. } => (n / 2 + 1, n),
             ElementwiseOp::RaderGather { .. } => (n, n),
             ElementwiseOp::RaderProduct { .. } => (n - 1, n + 1),
             ElementwiseOp::RaderScatter { count, .. } => (n + 1, count),
@@ -103,7 +108,18 @@ impl ElementwiseKernel {
     }
 
     pub fn reach_in(&self) -> Reach {
-        Reach::of(self.element_counts().0, self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar)
+        let own = Reach::of(
+            self.element_counts().0,
+            self.in_stride,
+            &self.batch,
+            |d| d.in_stride,
+            self.in_kind,
+            self.in_planar,
+        );
+        match self.op {
+            ElementwiseOp::TwinMerge { twin_in } => Reach { positions: own.positions + twin_in, ..own },
+            _ => own,
+        }
     }
 
     pub fn reach_out(&self) -> Reach {
@@ -147,6 +163,7 @@ impl ElementwiseKernel {
             ElementwiseOp::RaderProduct { .. } => 6,
             ElementwiseOp::RaderScatter { .. } => 7,
             ElementwiseOp::TwinSplit { .. } => 8,
+            ElementwiseOp::TwinMerge { .. } => 9,
         };
         let paired = self.paired();
         d.set("VW", if paired { PAIR_LANES } else { 1 })
@@ -173,6 +190,9 @@ impl ElementwiseKernel {
             ElementwiseOp::TwinSplit { twin_out, lone } => {
                 d.set("TWIN_OUT", twin_out).set("TWIN_LONE", lone);
             }
+            ElementwiseOp::TwinMerge { twin_in } => {
+                d.set("TWIN_IN", twin_in);
+            }
             _ => {}
         }
         KernelSource {
@@ -191,7 +211,10 @@ impl ElementwiseKernel {
         let n = self.n;
         match self.op {
             ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => split_table(n + 1, 2 * n as u64),
-            ElementwiseOp::Truncate | ElementwiseOp::Expand | ElementwiseOp::TwinSplit { .. } => Vec::new(),
+            ElementwiseOp::Truncate
+            | ElementwiseOp::Expand
+            | ElementwiseOp::TwinSplit { .. }
+            | ElementwiseOp::TwinMerge { .. } => Vec::new(),
             ElementwiseOp::RaderProduct { root } => rader::spectrum(n, root),
             ElementwiseOp::RaderGather { root } => rader::positions(n, root),
             ElementwiseOp::RaderScatter { root, .. } => rader::positions(n, rader::inverse(root, n)),

@@ -53,19 +53,41 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 /// the first `lone` transforms of the split).
 fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
-    let Some(outer) = batch.iter().rposition(|d| d.count >= 2) else { return Ok(None) };
-    let mut dims = batch.to_vec();
-    let twin = dims.remove(outer);
-    let apart = twin.count / 2;
-    let in_half = apart * twin.in_mul * ctx.problem.layout(src).stride(twin.in_axis);
-    let twin_out = apart * twin.out_mul * ctx.problem.layout(dst).stride(twin.out_axis);
-    let lone = if twin.count % 2 == 1 { dims.iter().map(|d| d.count).product() } else { 0 };
-    dims.push(LogicalDim { count: twin.count - apart, ..twin });
-    let pairs = job(n, &dims, src, dst, (Side::RealTwins { half: in_half }, Side::Complex));
+    let Some(twins) = Twins::along(ctx, batch, src, dst, |count| count >= 2) else { return Ok(None) };
+    let pairs = job(n, &twins.pairs, src, dst, (Side::RealTwins { half: twins.in_apart }, Side::Complex));
     let scratch = TransformScratch::new(ctx, &pairs, n);
     let complex = ctx.plan_job(scratch.fill(&pairs, n))?;
-    let split = ctx.elementwise(ElementwiseOp::TwinSplit { twin_out, lone }, scratch.drain(&pairs, n))?;
+    let split = ElementwiseOp::TwinSplit { twin_out: twins.out_apart, lone: twins.lone };
+    let split = ctx.elementwise(split, scratch.drain(&pairs, n))?;
     Ok(Some(Node::RealAxis { n, children: vec![complex, split] }))
+}
+
+/// Transforms t and t + count / 2 of the outermost batch dimension whose count `suits`.
+struct Twins {
+    /// The batch of pairs: the twin dimension, halved (rounded up), moved last.
+    pairs: Vec<LogicalDim>,
+    /// How far the twin lies on the source and on the destination, in their units.
+    in_apart: usize,
+    out_apart: usize,
+    /// With an odd count, the pairs whose twin is another pair's own transform (the first `lone`).
+    lone: usize,
+}
+
+impl Twins {
+    fn along(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef, suits: fn(usize) -> bool) -> Option<Twins> {
+        let outer = batch.iter().rposition(|d| suits(d.count))?;
+        let mut pairs = batch.to_vec();
+        let twin = pairs.remove(outer);
+        let apart = twin.count / 2;
+        let lone = if twin.count % 2 == 1 { pairs.iter().map(|d| d.count).product() } else { 0 };
+        pairs.push(LogicalDim { count: twin.count - apart, ..twin });
+        Some(Twins {
+            pairs,
+            in_apart: apart * twin.in_mul * ctx.problem.layout(src).stride(twin.in_axis),
+            out_apart: apart * twin.out_mul * ctx.problem.layout(dst).stride(twin.out_axis),
+            lone,
+        })
+    }
 }
 
 /// Hermitian input (n / 2 + 1 values along axis 0) -> real output.
@@ -83,9 +105,30 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         }
         return ctx.plan_job(leaf);
     }
+    if n % 2 == 1 {
+        if let Some(node) = c2r_twins(ctx, &batch, src, dst)? {
+            return Ok(node);
+        }
+    }
     let scratch = ctx.free_tmp(&[src, dst]);
     let op = if n % 2 == 0 { ElementwiseOp::C2rPre } else { ElementwiseOp::Expand };
     let stage = ctx.elementwise(op, job(m, &batch, src, scratch, (Side::Complex, Side::Complex)))?;
     let complex = ctx.plan_job(job(m, &batch, scratch, dst, (Side::Complex, out_side)))?;
     Ok(Node::RealAxis { n, children: vec![stage, complex] })
+}
+
+/// Pairs of long odd C2R transforms as one complex transform each (the inverse of `r2c_twins`): X + i Y,
+/// extended by symmetry, into scratch, then a complex transform whose real and imaginary parts are the two
+/// outputs. Only along a batch dimension of even count: a lone transform's twin output would have nowhere
+/// to go.
+fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
+    let n = ctx.problem.lengths[0];
+    let Some(twins) = Twins::along(ctx, batch, src, dst, |count| count >= 2 && count % 2 == 0) else {
+        return Ok(None);
+    };
+    let pairs = job(n, &twins.pairs, src, dst, (Side::Complex, Side::RealTwins { half: twins.out_apart }));
+    let scratch = TransformScratch::new(ctx, &pairs, n);
+    let merge = ctx.elementwise(ElementwiseOp::TwinMerge { twin_in: twins.in_apart }, scratch.fill(&pairs, n))?;
+    let complex = ctx.plan_job(scratch.drain(&pairs, n))?;
+    Ok(Some(Node::RealAxis { n, children: vec![merge, complex] }))
 }
