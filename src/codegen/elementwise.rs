@@ -116,10 +116,7 @@ impl ElementwiseKernel {
             self.in_kind,
             self.in_planar,
         );
-        match self.op {
-            ElementwiseOp::TwinMerge { twin_in } => Reach { positions: own.positions + twin_in, ..own },
-            _ => own,
-        }
+        Reach { positions: own.positions + self.twin_offsets().0, ..own }
     }
 
     pub fn reach_out(&self) -> Reach {
@@ -131,9 +128,15 @@ impl ElementwiseKernel {
             self.out_kind,
             self.out_planar,
         );
+        Reach { positions: own.positions + self.twin_offsets().1, ..own }
+    }
+
+    /// How much further than its own transform a twin op reads (merge) and writes (split).
+    fn twin_offsets(&self) -> (usize, usize) {
         match self.op {
-            ElementwiseOp::TwinSplit { twin_out, .. } => Reach { positions: own.positions + twin_out, ..own },
-            _ => own,
+            ElementwiseOp::TwinMerge { twin_in } => (twin_in, 0),
+            ElementwiseOp::TwinSplit { twin_out, .. } => (0, twin_out),
+            _ => (0, 0),
         }
     }
 

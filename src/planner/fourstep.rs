@@ -365,20 +365,10 @@ fn mul_mod(x: usize, y: usize, m: usize) -> usize {
 mod tests {
     use super::*;
 
-    use crate::planner::{test_device, BufferLayout, Problem, TransformKind};
+    use crate::planner::{test_device, Problem};
 
     fn c2c_1d(n: usize, batch: usize, in_place: bool) -> Problem {
-        let layout = BufferLayout::packed(&[n]);
-        Problem {
-            precision: crate::codegen::Precision::Single,
-            kind: TransformKind::C2C,
-            lengths: vec![n],
-            batch,
-            input: layout.clone(),
-            output: layout,
-            in_place,
-            no_scratch: false,
-        }
+        Problem { in_place, ..test_device::c2c(&[n], batch) }
     }
 
     fn buffers(device: &crate::runtime::DeviceInfo, in_place: bool) -> (usize, Vec<(BufRef, BufRef)>) {

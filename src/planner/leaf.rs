@@ -209,21 +209,11 @@ pub fn shape(
 #[cfg(test)]
 mod tests {
     use crate::codegen::{KernelSpec, Precision};
-    use crate::planner::{test_device, BufferLayout, Problem, TransformKind};
+    use crate::planner::{test_device, Problem};
 
     /// The lanes of each Stockham pass of an out-of-place 2D transform on the test CPU.
     fn lanes_2d(n: usize, precision: Precision) -> Vec<usize> {
-        let layout = BufferLayout::packed(&[n, n]);
-        let problem = Problem {
-            precision,
-            kind: TransformKind::C2C,
-            lengths: vec![n, n],
-            batch: 1,
-            input: layout.clone(),
-            output: layout,
-            in_place: false,
-            no_scratch: false,
-        };
+        let problem = Problem { precision, ..test_device::c2c(&[n, n], 1) };
         let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
         exec.steps
             .iter()

@@ -400,7 +400,7 @@ impl Ctx<'_> {
         let (input, output, batch) = self.physical(&job);
         let n = job.fft.count;
         let radices = factor::radices(n);
-        let transforms: usize = batch.iter().map(|d| d.count).product();
+        let transforms = job.transforms();
         let source = leaf::SourceLayout {
             span: n * input.fft * problem.precision.complex_bytes(),
             lanes_contiguous: input.kind == ElementKind::Complex && batch.first().is_some_and(|d| d.in_stride == 1),

@@ -1,6 +1,23 @@
-//! Made-up devices for planner unit tests, which plan without OpenCL.
+//! Made-up devices and problems for planner unit tests, which plan without OpenCL.
 
+use super::{BufferLayout, Problem, TransformKind};
+use crate::codegen::Precision;
 use crate::runtime::{DeviceInfo, DeviceKind};
+
+/// A single-precision complex transform of `lengths` over packed buffers, out of place.
+pub fn c2c(lengths: &[usize], batch: usize) -> Problem {
+    let layout = BufferLayout::packed(lengths);
+    Problem {
+        precision: Precision::Single,
+        kind: TransformKind::C2C,
+        lengths: lengths.to_vec(),
+        batch,
+        input: layout.clone(),
+        output: layout,
+        in_place: false,
+        no_scratch: false,
+    }
+}
 
 /// A two-core CPU as PoCL describes one.
 pub fn cpu() -> DeviceInfo {
