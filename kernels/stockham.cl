@@ -28,6 +28,9 @@
  *   POST_TW                       0, or the four-step twiddle on output element k of a transform with batch
  *                                 coordinates c: w_n^e, e = c[PT_C] * (sum_d m_d c[d] + kmul k) mod n.
  *                                 POST_TW_LANES: e = (c0 + lane) kmul k, with a per-lane factor table.
+ *   TW_RUNS                       2 when a slot's lanes may end one row of batch dimension 0 and start the
+ *                                 next (its count is not a multiple of VW): POST_TW_LANES then keeps a
+ *                                 second exponent for the lanes of the next row, else 1
  *   PT_OFF                        where the four-step tables start (after the pass twiddles)
  * Sizes and strides are runtime values in `params` (layout.cl).
  */
@@ -85,17 +88,34 @@
 #define LANE_IM(p) VLOADV((p) + VW)
 
 #if POST_TW
-/* Each lane's exponent advances by tw_step per output element k (k visited in increasing order). */
+/* The lanes from tw_run on take the root of the second run's exponent: x 1 + y 0 picks exactly. */
+#if TW_RUNS == 2
+#define SECOND_RUN_ROOT(br, bi)                                                                     \
+    do {                                                                                            \
+        REAL r1_, i1_;                                                                              \
+        ROOT(tw_e[1], r1_, i1_);                                                                    \
+        br = br * tw_first + r1_ * tw_second;                                                       \
+        bi = bi * tw_first + i1_ * tw_second;                                                       \
+    } while (0)
+#else
+#define SECOND_RUN_ROOT(br, bi)
+#endif
+
+/* Each exponent advances by tw_step per output element k (k visited in increasing order). The lane form
+ * keeps one exponent per run of lanes (TW_RUNS), as if the run started at lane 0; the general form one per
+ * lane. */
 #define POST_TWIDDLE(xr, xi, k)                                                                     \
     do {                                                                                            \
         V w_re_, w_im_;                                                                             \
-        if (POST_TW == POST_TW_LANES && lanes_adjacent) {                                           \
+        if (tw_lane_form) {                                                                         \
             REAL r_, i_;                                                                            \
             ROOT(tw_e[0], r_, i_);                                                                  \
+            V br_ = (V)(r_), bi_ = (V)(i_);                                                         \
+            SECOND_RUN_ROOT(br_, bi_);                                                              \
             __global const REAL *lane_ = tw + 2 * (tw_lanes + (IDX)(k) * VW);                       \
             V lr_ = LANE_RE(lane_), li_ = LANE_IM(lane_);                                           \
-            w_re_ = r_ * lr_ - i_ * li_;                                                            \
-            w_im_ = r_ * li_ + i_ * lr_;                                                            \
+            w_re_ = br_ * lr_ - bi_ * li_;                                                          \
+            w_im_ = br_ * li_ + bi_ * lr_;                                                          \
         } else {                                                                                    \
             REAL wr_[VW], wi_[VW];                                                                  \
             UNROLL for (int l_ = 0; l_ < VW; l_++) ROOT(tw_e[l_], wr_[l_], wi_[l_]);                \
@@ -103,8 +123,8 @@
             w_im_ = VLOADV(wi_);                                                                    \
         }                                                                                           \
         CMUL(xr, xi, xr, xi, w_re_, w_im_);                                                         \
-        /* The lane form needs lane 0's exponent only: skip the VW - 1 others' 64-bit updates. */      \
-        const int lanes_ = POST_TW == POST_TW_LANES && lanes_adjacent ? 1 : VW;                     \
+        /* The lane form skips the other lanes' updates (a constant count keeps tw_e in registers). */ \
+        const int lanes_ = tw_lane_form ? TW_RUNS : VW;                                             \
         for (int l_ = 0; l_ < lanes_; l_++) {                                                       \
             tw_e[l_] += tw_step[l_];                                                                \
             tw_e[l_] -= tw_e[l_] >= tw_n ? tw_n : 0;                                                \
@@ -259,6 +279,22 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const ulong tw_mask = (1ul << tw_shift) - 1;
     const IDX tw_hi = (IDX)params[P_TW_HI], tw_lanes = (IDX)params[P_TW_LANES];
     ulong tw_e[VW], tw_step[VW];
+#if TW_RUNS == 2
+    /* Or the first tw_run lanes end a row of batch dimension 0 and the others start the next. */
+    const IDX tw_run = (IDX)DIM_COUNT(0) - coord[0];
+    const int two_runs = t0 + VW <= batch && tw_run < VW && VW - tw_run <= (IDX)DIM_COUNT(0);
+    V tw_first, tw_second;
+    {
+        REAL first_[VW];
+        UNROLL for (int l = 0; l < VW; l++) first_[l] = l < tw_run ? K(1.0) : K(0.0);
+        tw_first = VLOADV(first_);
+        tw_second = K(1.0) - tw_first;
+    }
+    const int tw_lane_form = POST_TW == POST_TW_LANES && (lanes_adjacent || two_runs);
+#else
+    const int two_runs = 0;
+    const int tw_lane_form = POST_TW == POST_TW_LANES && lanes_adjacent;
+#endif
 #endif
     /* Each lane's first factor entry, and the largest of them. */
 #if LOAD_MUL
@@ -284,13 +320,22 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
 #if POST_TW
         /* e(k) = c (base + kmul k) mod n is linear in k: start at k = lid, step by P. */
-        if (POST_TW == POST_TW_GENERAL || l == 0 || !lanes_adjacent) {
+        if (!tw_lane_form || l == 0) {
             ulong c = coord[params[P_TW_C]] % tw_n, base = 0;
             UNROLL for (int d = 0; d < NBATCH; d++) base = (base + mul_mod(DIM_TW(d) % tw_n, coord[d] % tw_n, tw_n)) % tw_n;
             base = (base + mul_mod(tw_kmul, (ulong)lid, tw_n)) % tw_n;
             tw_e[l] = mul_mod(c, base, tw_n);
             tw_step[l] = mul_mod(mul_mod(c, tw_kmul, tw_n), (ulong)P % tw_n, tw_n);
-        } else {
+#if TW_RUNS == 2
+            if (two_runs) {
+                /* The lane form has c_dim 0 and no base: lane l of the second run has c = c0 - rows + l. */
+                ulong c1 = (c + tw_n - (ulong)DIM_COUNT(0) % tw_n) % tw_n;
+                tw_e[1] = mul_mod(c1, base, tw_n);
+                tw_step[1] = mul_mod(mul_mod(c1, tw_kmul, tw_n), (ulong)P % tw_n, tw_n);
+            }
+#endif
+        } else if (l >= (two_runs ? 2 : 1)) {
+            /* Unused; the lane form's second exponent (two_runs) was set with lane 0's. */
             tw_e[l] = 0;
             tw_step[l] = 0;
         }

@@ -18,6 +18,16 @@ fn every_radix_and_mixed_lengths() {
     }
 }
 
+/// Four-steps whose first pass has a row count that is not a multiple of the CPU lanes (16807 = 7 x 2401,
+/// 14641 = 11 x 1331): a slot's lanes then end one row and start the next, each with its own twiddles.
+#[test]
+fn four_steps_with_rows_across_slots() {
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[16807]).batch(3).precision(p));
+        assert_accurate(Case::new(&[14641]).batch(2).precision(p).backward());
+    }
+}
+
 #[test]
 fn powers_of_two_to_a_million() {
     for p in [Prec::Single, Prec::Double] {
