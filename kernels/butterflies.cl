@@ -114,9 +114,9 @@ AI void fft16(V *r, V *i) {
 
 /* Odd prime radix R from the symmetric pairs a_j = x_j + x_{R-j}, b_j = x_j - x_{R-j} (j = 1..H, H = (R-1)/2):
  * y_m = x_0 + sum_j cos(2 pi jm/R) a_j - i sum_j sin(2 pi jm/R) b_j, and y_{R-m} with the sine sign flipped.
- * The cosines of each m sum to exactly -1/2, so with q = (sum_j a_j) / 2H the real-part sum is rewritten as
- * (x_0 - q) + sum_j cos(2 pi jm/R) (a_j - 2q): a constant input then gives exact zeros (as clFFT's clients
- * check) instead of rounding residue, at the price of one division per butterfly. */
+ * The cosines of each m sum to exactly -1/2, so the real-part sum is rewritten as
+ * (x_0 - a_1/2) + sum_{j>1} cos(2 pi jm/R) (a_j - a_1): a constant input then gives exact zeros (as clFFT's
+ * clients check) instead of rounding residue, with no division. */
 #define PRIME_BUTTERFLY(R)                                                                          \
     AI void fft##R(V *r, V *i) {                                                                    \
         const int H = (R - 1) / 2;                                                                  \
@@ -130,18 +130,20 @@ AI void fft16(V *r, V *i) {
             sr += ar[j - 1];                                                                        \
             si += ai[j - 1];                                                                        \
         }                                                                                           \
-        V qr = sr / (REAL)(R - 1), qi = si / (REAL)(R - 1);                                         \
-        UNROLL for (int j = 0; j < H; j++) {                                                        \
-            ar[j] -= 2 * qr;                                                                        \
-            ai[j] -= 2 * qi;                                                                        \
+        const V r0 = r[0] - K(0.5) * ar[0], i0 = i[0] - K(0.5) * ai[0];                            \
+        UNROLL for (int j = H - 1; j > 0; j--) {                                                    \
+            ar[j] -= ar[0];                                                                         \
+            ai[j] -= ai[0];                                                                         \
         }                                                                                           \
         V yr[R], yi[R];                                                                             \
         UNROLL for (int m = 1; m <= H; m++) {                                                       \
-            V cr = r[0] - qr, ci = i[0] - qi, dr = (V)(0), di = (V)(0);                             \
+            V cr = r0, ci = i0, dr = (V)(0), di = (V)(0);                                           \
             UNROLL for (int j = 1; j <= H; j++) {                                                   \
                 REAL c = COS##R[(j * m) % R], s = SIN##R[(j * m) % R];                              \
-                cr += c * ar[j - 1];                                                                \
-                ci += c * ai[j - 1];                                                                \
+                if (j > 1) {                                                                        \
+                    cr += c * ar[j - 1];                                                            \
+                    ci += c * ai[j - 1];                                                            \
+                }                                                                                   \
                 dr += s * br[j - 1];                                                                \
                 di += s * bi[j - 1];                                                                \
             }                                                                                       \
