@@ -3,6 +3,8 @@
 
 use super::twiddle::SplitRoots;
 use num_complex::Complex64;
+use once_cell::sync::Lazy;
+use std::sync::{Arc, Mutex};
 
 /// An elementwise factor a Stockham leaf applies on load (a multiply) or on store (conjugate, then
 /// multiply): Bluestein fused into the FFTs of its convolution.
@@ -48,12 +50,40 @@ impl Factor {
         }
     }
 
-    pub fn table(&self) -> Vec<(f64, f64)> {
-        match *self {
+    pub fn table(&self) -> Table {
+        recent_or_make(*self, || match *self {
             Factor::Chirp { n, len } => chirps(n, len),
             Factor::ChirpSpectrum { n, m } => chirp_spectrum(n, m),
+        })
+    }
+}
+
+/// A factor's entries (re, im), shared.
+pub type Table = Arc<Vec<(f64, f64)>>;
+
+/// Tables made lately, oldest first. A Bluestein bake needs the chirp three times (load factor, store factor
+/// and inside the spectrum), and baking the same length again (another batch or placement) needs them all:
+/// n = 1000003 spent 200 ms of a warm bake remaking them. Bounded, so that long lengths do not pin theirs.
+static RECENT: Lazy<Mutex<Vec<(Factor, Table)>>> = Lazy::new(|| Mutex::new(Vec::new()));
+const RECENT_BYTES: usize = 64 << 20;
+
+fn recent_or_make(factor: Factor, make: impl FnOnce() -> Vec<(f64, f64)>) -> Table {
+    let lock = || RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, table)) = lock().iter().find(|(f, _)| *f == factor) {
+        return table.clone();
+    }
+    // Made without the lock: two bakes of the same length at once may both make it, and both get it right.
+    let table = Arc::new(make());
+    let bytes = |t: &Vec<(f64, f64)>| t.len() * std::mem::size_of::<(f64, f64)>();
+    if bytes(&table) <= RECENT_BYTES {
+        let mut recent = lock();
+        recent.retain(|(f, _)| *f != factor);
+        recent.push((factor, table.clone()));
+        while recent.iter().map(|(_, t)| bytes(t)).sum::<usize>() > RECENT_BYTES {
+            recent.remove(0);
         }
     }
+    table
 }
 
 /// c_j = exp(-pi i j^2 / n) for j < len <= n, with j^2 reduced modulo 2n in integers so that no precision
@@ -80,7 +110,8 @@ fn chirps(n: usize, len: usize) -> Vec<(f64, f64)> {
 /// conj(FFT_m(b) / m) where b_j = conj(c_j) for |j| < n (indices mod m), zero elsewhere; in double.
 fn chirp_spectrum(n: usize, m: usize) -> Vec<(f64, f64)> {
     let mut b = vec![Complex64::new(0.0, 0.0); m];
-    for (j, (re, im)) in chirps(n, n).into_iter().enumerate() {
+    let chirp = Factor::Chirp { n, len: n }.table();
+    for (j, &(re, im)) in chirp.iter().enumerate() {
         b[j] = Complex64::new(re, -im);
         if j > 0 {
             b[m - j] = b[j];
@@ -111,6 +142,20 @@ mod tests {
         let theta = -std::f64::consts::PI * ((reduced * reduced) % (2 * n)) as f64 / n as f64;
         let (c, s) = chirp(j, n);
         assert!((c - theta.cos()).abs() < 1e-12 && (s - theta.sin()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn recent_tables_are_shared_and_bounded() {
+        let chirp = Factor::Chirp { n: 1009, len: 1009 };
+        assert!(Arc::ptr_eq(&chirp.table(), &chirp.table()));
+        // Three chirps of 2.1M entries (34 MB each) cannot all stay.
+        for n in [2_100_000, 2_100_001, 2_100_002] {
+            assert_eq!(Factor::Chirp { n, len: n }.table().len(), n);
+        }
+        let recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
+        let kept: usize = recent.iter().map(|(_, t)| t.len() * 16).sum();
+        assert!(kept <= RECENT_BYTES, "{kept} bytes kept");
+        assert!(recent.iter().any(|(f, _)| *f == Factor::Chirp { n: 2_100_002, len: 2_100_002 }));
     }
 
     #[test]

@@ -331,7 +331,7 @@ impl StockhamKernel {
         let mut table = stockham_table(&self.radices);
         table.extend(self.stage_table());
         for f in [&self.load_factor, &self.store_factor].into_iter().flatten() {
-            table.extend(f.factor.table());
+            table.extend(f.factor.table().iter());
         }
         table
     }
