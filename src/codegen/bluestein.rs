@@ -67,6 +67,11 @@ pub type Table = Arc<Vec<(f64, f64)>>;
 static RECENT: Lazy<Mutex<Vec<(Factor, Table)>>> = Lazy::new(|| Mutex::new(Vec::new()));
 const RECENT_BYTES: usize = 64 << 20;
 
+/// Drops the kept tables (clfftTeardown).
+pub fn forget_recent_tables() {
+    RECENT.lock().unwrap_or_else(|e| e.into_inner()).clear();
+}
+
 fn recent_or_make(factor: Factor, make: impl FnOnce() -> Vec<(f64, f64)>) -> Table {
     let lock = || RECENT.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, table)) = lock().iter().find(|(f, _)| *f == factor) {

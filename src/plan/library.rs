@@ -34,11 +34,12 @@ pub fn no_mem_alloc() -> bool {
     NO_MEM_ALLOC.load(Ordering::Relaxed)
 }
 
-/// Destroys every plan and drops cached programs. Safe to call at any time, any number of times.
+/// Destroys every plan and drops cached programs and tables. Safe to call at any time, any number of times.
 pub fn teardown() {
     let plans = registry::clear();
     super::transpose::clear();
     cache::clear_memory();
+    crate::codegen::bluestein::forget_recent_tables();
     SETUP.store(false, Ordering::Relaxed);
     crate::log!(Topic::Info, "teardown destroyed {plans} plan(s)");
 }
