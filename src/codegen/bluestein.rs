@@ -52,7 +52,9 @@ impl Factor {
 
     pub fn table(&self) -> Table {
         recent_or_make(*self, || match *self {
-            Factor::Chirp { n, len } => chirps(n, len),
+            // A shorter chirp (a store factor keeping fewer outputs) is the start of the whole one.
+            Factor::Chirp { n, len } if len < n => Factor::Chirp { n, len: n }.table()[..len].to_vec(),
+            Factor::Chirp { n, .. } => chirps(n),
             Factor::ChirpSpectrum { n, m } => chirp_spectrum(n, m),
         })
     }
@@ -91,17 +93,16 @@ fn recent_or_make(factor: Factor, make: impl FnOnce() -> Vec<(f64, f64)>) -> Tab
     table
 }
 
-/// c_j = exp(-pi i j^2 / n) for j < len <= n, with j^2 reduced modulo 2n in integers so that no precision
+/// c_j = exp(-pi i j^2 / n) for j < n, with j^2 reduced modulo 2n in integers so that no precision
 /// is lost for large j. j^2 mod 2n advances by 2j + 1, and each root is the product of two entries of a
 /// two-level table: one rounding more than a direct root, but no sin/cos per entry (baking n = 10^6 spent
 /// 100 ms on them).
-fn chirps(n: usize, len: usize) -> Vec<(f64, f64)> {
-    debug_assert!(len <= n);
+fn chirps(n: usize) -> Vec<(f64, f64)> {
     let order = 2 * n;
     let roots = SplitRoots::new(order);
     let mut square = 0usize;
-    let mut out = Vec::with_capacity(len);
-    for j in 0..len {
+    let mut out = Vec::with_capacity(n);
+    for j in 0..n {
         out.push(roots.root(square));
         // (j + 1)^2 = j^2 + 2j + 1 with 2j + 1 < 2n: one subtraction reduces it.
         square += 2 * j + 1;
@@ -166,7 +167,8 @@ mod tests {
     #[test]
     fn incremental_chirps_match_the_direct_ones() {
         for (n, len) in [(17, 17), (1_000_003, 1_000_003), (12, 5)] {
-            let table = chirps(n, len);
+            let table = Factor::Chirp { n, len }.table();
+            assert_eq!(table.len(), len);
             for j in [0, 1, 2, len / 2, len - 1] {
                 let (a, b) = (table[j], chirp(j, n));
                 assert!((a.0 - b.0).abs() < 1e-15 && (a.1 - b.1).abs() < 1e-15, "n={n} j={j}");

@@ -202,7 +202,7 @@ impl StockhamKernel {
     fn twiddle_runs(&self) -> usize {
         let count = self.batch.first().map_or(0, |d| d.count);
         let spans_rows = count % self.lanes != 0 && count + 1 >= self.lanes;
-        if self.post_twiddle_mode() == POST_TW_LANES && self.lanes > 1 && spans_rows {
+        if self.post_twiddle_mode() == POST_TW_LANES && spans_rows {
             2
         } else {
             1
