@@ -32,9 +32,22 @@
  *                                 next (its count is not a multiple of VW): POST_TW_LANES then keeps a
  *                                 second exponent for the lanes of the next row, else 1
  *   PT_OFF                        where the four-step tables start (after the pass twiddles)
+ *   PLANE_N0                      when defined, the N points are an N / PLANE_N0 x PLANE_N0 plane of rows
+ *                                 (two axes in one kernel): input element n = r PLANE_N0 + c loads to
+ *                                 position r + (N / PLANE_N0) c, so the passes up to span PLANE_N0 transform
+ *                                 the rows, and the rest, whose table leaves out the 1D cross twiddle, the
+ *                                 columns; the output leaves in natural, row-major order
  * Sizes and strides are runtime values in `params` (layout.cl).
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
+#ifdef PLANE_N0
+#define LIN(n) LIX((n) / PLANE_N0 + (N / PLANE_N0) * ((n) % PLANE_N0))
+#if REAL_STAGE != 0 || LOAD_MUL || IN_COUNT != N
+#error "a plane loads all N complex points and nothing else"
+#endif
+#else
+#define LIN(n) LIX(n)
+#endif
 #define LN (N + (N >> LPAD) + 2)
 
 #define POST_TW_NONE 0
@@ -351,7 +364,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #if IN_MODE == MODE_ROWS && VW > 1
     for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
         if (!LOAD_ALL_IN(n0 + VW - 1)) {
-            UNROLL for (int q = 0; q < VW; q++) GATHER_IN(n0 + q, lre_in[LIX(n0 + q)], lim_in[LIX(n0 + q)]);
+            UNROLL for (int q = 0; q < VW; q++) GATHER_IN(n0 + q, lre_in[LIN(n0 + q)], lim_in[LIN(n0 + q)]);
             continue;
         }
         V xr[VW], xi[VW];
@@ -361,12 +374,12 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         UNROLL for (int q = 0; q < VW; q++) {
             V yr = xr[q], yi = xi[q] * conj_in;
             LOAD_FACTOR(n0 + q, yr, yi);
-            lre_in[LIX(n0 + q)] = yr;
-            lim_in[LIX(n0 + q)] = yi;
+            lre_in[LIN(n0 + q)] = yr;
+            lim_in[LIN(n0 + q)] = yi;
         }
     }
     for (int n = (IN_COUNT / VW) * VW + lid; n < IN_COUNT; n += P)
-        GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
+        GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
 #elif IN_MODE == MODE_COLS && VW > 1
     for (int n = lid; n < IN_COUNT; n += P) {
         if (lanes_adjacent && LOAD_ALL_IN(n)) {
@@ -374,15 +387,15 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
             xi *= conj_in;
             LOAD_FACTOR(n, xr, xi);
-            lre_in[LIX(n)] = xr;
-            lim_in[LIX(n)] = xi;
+            lre_in[LIN(n)] = xr;
+            lim_in[LIN(n)] = xi;
         } else {
-            GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
+            GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
         }
     }
 #else
     for (int n = lid; n < IN_COUNT; n += P)
-        GATHER_IN(n, lre_in[LIX(n)], lim_in[LIX(n)]);
+        GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
 #endif
 #if REAL_STAGE == STAGE_NONE && IN_COUNT < N
     for (int n = IN_COUNT + lid; n < N; n += P) {

@@ -65,6 +65,19 @@ fn multi_dimensional_non_square() {
     }
 }
 
+/// Axes 0 and 1 of packed data in one kernel, a plane per transform: rows and columns of different
+/// radices (primes among them), with a third axis and batches, in place, planar, both directions.
+#[test]
+fn planes_of_two_axes_in_one_kernel() {
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[64, 64]).batch(5).precision(p));
+        assert_accurate(Case::new(&[13, 11, 6]).precision(p).backward());
+        assert_accurate(Case::new(&[7, 9]).batch(33).precision(p).in_place());
+        assert_accurate(Case::new(&[16, 5, 4]).batch(3).precision(p).planar(true, false));
+        assert_accurate(Case::new(&[1024, 4]).batch(2).precision(p).planar(true, true).in_place().backward());
+    }
+}
+
 #[test]
 fn planar_and_interleaved_in_every_combination() {
     for p in [Prec::Single, Prec::Double] {

@@ -20,6 +20,8 @@ fn gpu_shaped_kernels_and_deep_four_step() {
             Case::new(&[4096]).batch(2).precision(p),
             Case::new(&[3 << 12]).precision(p).in_place(),
             Case::new(&[12, 200]).batch(2).precision(p).backward(),
+            // A 8 x 6 plane in one work-group, then the third axis.
+            Case::new(&[8, 6, 3]).batch(2).precision(p),
         ] {
             let rmse = case.run();
             assert!(rmse <= tolerance(p), "rmse {rmse:.3e} for {case:?}");

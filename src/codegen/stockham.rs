@@ -92,6 +92,9 @@ pub struct StockhamKernel {
     pub wide_index: bool,
     /// Vector stores bypass the caches (non-temporal), where the compiler supports it.
     pub streaming_store: bool,
+    /// Two axes in one kernel: each transform is an n / n0 x n0 plane of rows n0 points long, contiguous
+    /// (`in_stride` and `out_stride` 1); the radices of n0 come first, then those of n / n0.
+    pub plane_n0: Option<usize>,
 }
 
 const MODE_GATHER: u8 = 0;
@@ -246,6 +249,9 @@ impl StockhamKernel {
             .flag("OUT_STREAM", self.streaming_store)
             .set("PT_OFF", stockham_table_len(&self.radices))
             .set("RT_OFF", stockham_table_len(&self.radices));
+        if let Some(n0) = self.plane_n0 {
+            d.set("PLANE_N0", n0);
+        }
         let (load_off, store_off) = self.factor_offsets();
         self.factor_defines(&mut d, "LOAD", self.load_factor.as_ref(), load_off, self.in_count);
         self.factor_defines(&mut d, "STORE", self.store_factor.as_ref(), store_off, self.out_count);
@@ -328,7 +334,7 @@ impl StockhamKernel {
     /// and high tables of w_n^e and, in the lane form, w_n^(l kmul k) for every k and lane (real parts,
     /// then imaginary parts); then the load and store factors.
     pub fn twiddles(&self) -> Vec<(f64, f64)> {
-        let mut table = stockham_table(&self.radices);
+        let mut table = stockham_table(&self.radices, self.plane_n0);
         table.extend(self.stage_table());
         for f in [&self.load_factor, &self.store_factor].into_iter().flatten() {
             table.extend(f.factor.table().iter());
@@ -472,6 +478,7 @@ mod tests {
             post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
             streaming_store: false,
+            plane_n0: None,
         }
     }
 

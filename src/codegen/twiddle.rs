@@ -75,15 +75,20 @@ impl SplitRoots {
 
 /// Stockham pass twiddles: for each pass of radix R and span L, entries w_L^(j k) for j in 1..R, k < L/R,
 /// laid out j-major so that consecutive butterflies read consecutive entries.
-pub fn stockham_table(radices: &[usize]) -> Vec<(f64, f64)> {
+///
+/// With `plane_n0` (two axes in one kernel, the first passes spanning the n0 points of a row), a pass past
+/// span n0 combines, for each row frequency k mod n0, the columns' transforms: its entry is
+/// w_(L/n0)^(j floor(k/n0)), the 1D twiddle without its cross factor w_L^(j (k mod n0)).
+pub fn stockham_table(radices: &[usize], plane_n0: Option<usize>) -> Vec<(f64, f64)> {
     let mut table = Vec::new();
     let mut span = 1usize;
     for &radix in radices {
         span *= radix;
         let stride = span / radix;
+        let n0 = plane_n0.filter(|&n0| span > n0).unwrap_or(1);
         for j in 1..radix {
             for k in 0..stride {
-                table.push(unit_root((j * k) as u64, span as u64));
+                table.push(unit_root((j * (k / n0)) as u64, (span / n0) as u64));
             }
         }
     }
@@ -117,6 +122,16 @@ mod tests {
         assert_eq!((c, -s), (std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2));
         // Inside an octant the angle carries one rounding: within an ulp of the true value.
         assert!((unit_root(1, 3).0 + 0.5).abs() <= f64::EPSILON / 2.0);
+    }
+
+    #[test]
+    fn plane_passes_past_the_rows_are_the_column_table_once_per_row_frequency() {
+        let rows = stockham_table(&[4, 2], None);
+        let columns = stockham_table(&[3, 5], None);
+        let plane = stockham_table(&[4, 2, 3, 5], Some(8));
+        assert_eq!(plane[..rows.len()], rows[..]);
+        let repeated: Vec<_> = columns.iter().flat_map(|&w| std::iter::repeat(w).take(8)).collect();
+        assert_eq!(plane[rows.len()..], repeated[..]);
     }
 
     #[test]

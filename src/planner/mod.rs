@@ -258,6 +258,8 @@ struct Job {
     /// element and batch coordinates.
     load_factor: Option<IndexedFactor>,
     store_factor: Option<IndexedFactor>,
+    /// Some(n0): the fft is a plane of contiguous rows n0 long, transformed along both axes in one leaf.
+    plane_n0: Option<usize>,
 }
 
 impl Job {
@@ -281,6 +283,7 @@ impl Job {
             out_count: fft.count,
             load_factor: None,
             store_factor: None,
+            plane_n0: None,
         }
     }
 }
@@ -322,7 +325,10 @@ impl Ctx<'_> {
     /// A leaf for the job if one kernel can take it, otherwise a four-step decomposition.
     fn plan_job(&mut self, job: Job) -> Result<Node> {
         let n = job.fft.count;
-        if !factor::is_smooth(n) {
+        if job.plane_n0.is_some() {
+            // multidim only makes planes that one kernel takes.
+            self.leaf(job)
+        } else if !factor::is_smooth(n) {
             // A smooth factor runs as the (twiddled) column pass of a four-step; only the rest, as rows
             // without a twiddle of their own, needs Bluestein.
             let smooth = factor::smooth_part(n);
@@ -399,7 +405,10 @@ impl Ctx<'_> {
         let problem = self.problem;
         let (input, output, batch) = self.physical(&job);
         let n = job.fft.count;
-        let radices = factor::radices(n);
+        let radices = match job.plane_n0 {
+            Some(n0) => [factor::radices(n0), factor::radices(n / n0)].concat(),
+            None => factor::radices(n),
+        };
         let transforms = job.transforms();
         let source = leaf::SourceLayout {
             span: n * input.fft * problem.precision.complex_bytes(),
@@ -430,6 +439,7 @@ impl Ctx<'_> {
             store_factor: job.store_factor,
             post_twiddle: job.post_twiddle,
             streaming_store: false,
+            plane_n0: job.plane_n0,
         };
         let out_bytes = transforms * kernel.out_count * problem.precision.complex_bytes();
         let kernel = StockhamKernel {
@@ -516,9 +526,10 @@ fn merge_dims(dims: &[LogicalDim]) -> Vec<LogicalDim> {
 
 fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let radices: Vec<String> = k.radices.iter().map(|r| r.to_string()).collect();
+    let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,

@@ -5,19 +5,28 @@
 //! and continue in place on the output. C2R runs the complex axes first, on scratch unless the plan is in
 //! place (the caller's input stays intact), and ends with the real axis.
 
-use super::{real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
+use super::{factor, real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
 use crate::error::Result;
 
 pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
     let problem = ctx.problem;
     let dims = problem.lengths.len();
     let kind = problem.kind;
-    let complex_axes: Vec<usize> = if kind == TransformKind::C2C { (0..dims).collect() } else { (1..dims).collect() };
+    let mut complex_axes: Vec<usize> =
+        if kind == TransformKind::C2C { (0..dims).collect() } else { (1..dims).collect() };
     let mut children = Vec::with_capacity(dims);
     let mut current = BufRef::Input;
     if kind == TransformKind::R2C {
-        children.push(real::r2c(ctx, batch_dims(ctx, 0, current), current, BufRef::Output)?);
+        children.push(real::r2c(ctx, batch_dims(ctx, &[0], current), current, BufRef::Output)?);
         current = BufRef::Output;
+    }
+    if let Some(n0) = plane_n0(ctx) {
+        let fft = LogicalDim::along(Axis::Dim(0), n0 * problem.lengths[1], 1, 1);
+        let job =
+            Job { plane_n0: Some(n0), ..Job::complex(fft, batch_dims(ctx, &[0, 1], current), current, BufRef::Output) };
+        children.push(ctx.plan_job(job)?);
+        current = BufRef::Output;
+        complex_axes.retain(|&axis| axis > 1);
     }
     for &axis in &complex_axes {
         // C2R keeps the Hermitian data in scratch (or in place) until the real axis writes the output.
@@ -28,11 +37,11 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         };
         let n = problem.lengths[axis];
         let fft = LogicalDim::along(Axis::Dim(axis), n, 1, 1);
-        children.push(ctx.plan_job(Job::complex(fft, batch_dims(ctx, axis, current), current, dst))?);
+        children.push(ctx.plan_job(Job::complex(fft, batch_dims(ctx, &[axis], current), current, dst))?);
         current = dst;
     }
     if kind == TransformKind::C2R {
-        children.push(real::c2r(ctx, batch_dims(ctx, 0, current), current, BufRef::Output)?);
+        children.push(real::c2r(ctx, batch_dims(ctx, &[0], current), current, BufRef::Output)?);
     }
     if children.len() == 1 {
         Ok(children.remove(0))
@@ -41,18 +50,69 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
     }
 }
 
-/// Every axis but `axis`, plus the batch, innermost first by stride in `src`. Axis 0 of complex data
-/// holds the Hermitian half when the transform is real.
-fn batch_dims(ctx: &Ctx, axis: usize, src: BufRef) -> Vec<LogicalDim> {
+/// Axes 0 and 1 of a C2C transform as one leaf, a plane per transform, when the plane fits one kernel and
+/// its rows are packed on both sides: the data then crosses memory once for both axes, not twice.
+fn plane_n0(ctx: &Ctx) -> Option<usize> {
     let problem = ctx.problem;
-    let lengths = if axis == 0 { problem.lengths.clone() } else { problem.complex_lengths() };
+    if problem.kind != TransformKind::C2C || problem.lengths.len() < 2 {
+        return None;
+    }
+    let (n0, n1) = (problem.lengths[0], problem.lengths[1]);
+    let packed = |buffer: BufRef| {
+        let layout = problem.layout(buffer);
+        layout.strides[0] == 1 && layout.strides[1] == n0
+    };
+    let fits = n0 > 1 && n1 > 1 && factor::is_smooth(n0 * n1) && n0 * n1 <= ctx.max_leaf();
+    (fits && packed(BufRef::Input) && packed(BufRef::Output)).then_some(n0)
+}
+
+/// Every axis but those in `axes`, plus the batch, innermost first by stride in `src`. Axis 0 of complex
+/// data holds the Hermitian half when the transform is real.
+fn batch_dims(ctx: &Ctx, axes: &[usize], src: BufRef) -> Vec<LogicalDim> {
+    let problem = ctx.problem;
+    let lengths = if axes.contains(&0) { problem.lengths.clone() } else { problem.complex_lengths() };
     let layout = problem.layout(src);
     let mut batch: Vec<LogicalDim> = (0..lengths.len())
-        .filter(|&b| b != axis)
+        .filter(|b| !axes.contains(b))
         .map(|b| LogicalDim::along(Axis::Dim(b), lengths[b], 1, 1))
         .chain([LogicalDim::along(Axis::Batch, problem.batch, 1, 1)])
         .filter(|d| d.count > 1)
         .collect();
     batch.sort_by_key(|d| layout.stride(d.in_axis));
     batch
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::codegen::KernelSpec;
+    use crate::planner::{test_device, BufferLayout, Problem, TransformKind};
+
+    /// The plane of each Stockham step of the plan: Some(n0) where axes 0 and 1 run in one kernel.
+    fn planes(problem: &Problem) -> Vec<Option<usize>> {
+        let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
+        exec.steps
+            .iter()
+            .filter_map(|s| match &s.kernel {
+                KernelSpec::Stockham(k) => Some(k.plane_n0),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn packed_planes_that_fit_one_kernel_take_one_pass_for_two_axes() {
+        assert_eq!(planes(&test_device::c2c(&[64, 64, 64], 16)), [Some(64), None]);
+        assert_eq!(planes(&test_device::c2c(&[7, 9], 3)), [Some(7)]);
+        // Too long for one kernel, a length-1 axis, padded rows, and real transforms keep one pass per axis.
+        let padded = BufferLayout { strides: vec![1, 33], ..BufferLayout::packed(&[30, 7]) };
+        for problem in [
+            test_device::c2c(&[256, 256], 1),
+            test_device::c2c(&[8, 1, 5], 1),
+            Problem { input: padded, ..test_device::c2c(&[30, 7], 1) },
+            Problem { kind: TransformKind::R2C, ..test_device::c2c(&[16, 16], 1) },
+        ] {
+            let planes = planes(&problem);
+            assert!(planes.len() >= 2 && planes.iter().all(Option::is_none), "{:?}: {planes:?}", problem.lengths);
+        }
+    }
 }
