@@ -18,6 +18,7 @@ typedef struct {
     uint64_t batch;
     int double_precision;
     int real_to_complex;
+    int complex_to_real;
 } fftx_vkfft_desc;
 
 typedef struct {
@@ -29,10 +30,11 @@ typedef struct {
     cl_mem output;
     uint64_t input_bytes;
     uint64_t output_bytes;
+    int inverse;
 } fftx_vkfft_plan;
 
-/* Plans an out-of-place forward transform from desc->input to desc->output, both packed. Returns a
- * VkFFTResult (0 on success) and stores the plan in *out. */
+/* Plans an out-of-place transform from desc->input to desc->output, both packed: forward for c2c and r2c,
+ * inverse (unnormalized) for c2r. Returns a VkFFTResult (0 on success) and stores the plan in *out. */
 int fftx_vkfft_create(const fftx_vkfft_desc *desc, void **out) {
     fftx_vkfft_plan *plan = calloc(1, sizeof(fftx_vkfft_plan));
     if (!plan) return VKFFT_ERROR_MALLOC_FAILED;
@@ -41,43 +43,61 @@ int fftx_vkfft_create(const fftx_vkfft_desc *desc, void **out) {
     plan->queue = desc->queue;
     plan->input = desc->input;
     plan->output = desc->output;
+    plan->inverse = desc->complex_to_real;
 
     VkFFTConfiguration config = {0};
     config.FFTdim = desc->dims;
+    int real = desc->real_to_complex || desc->complex_to_real;
     uint64_t real_bytes = desc->double_precision ? 8 : 4;
-    uint64_t input_row = desc->lengths[0];
-    uint64_t output_row = desc->real_to_complex ? desc->lengths[0] / 2 + 1 : desc->lengths[0];
-    uint64_t input_points = input_row, output_points = output_row;
+    /* VkFFT's main buffer ("buffer") always holds the complex side: the Hermitian half for real transforms.
+     * The other side is a "formatted" buffer: the input of a forward transform, the output of an inverse. */
+    uint64_t complex_row = real ? desc->lengths[0] / 2 + 1 : desc->lengths[0];
+    uint64_t formatted_row = desc->lengths[0];
+    uint64_t complex_points = complex_row, formatted_points = formatted_row;
     for (uint64_t d = 0; d < 3; d++) {
         config.size[d] = d < desc->dims ? desc->lengths[d] : 1;
         if (d > 0) {
-            input_points *= config.size[d];
-            output_points *= config.size[d];
+            complex_points *= config.size[d];
+            formatted_points *= config.size[d];
         }
     }
-    /* Strides are in elements of each buffer's type: reals for an R2C input, complex values otherwise. */
-    config.inputBufferStride[0] = input_row;
-    config.bufferStride[0] = output_row;
+    /* Strides are in elements of each buffer's type: reals for the real side, complex values otherwise. */
+    uint64_t formatted_strides[3] = {formatted_row, 0, 0};
+    config.bufferStride[0] = complex_row;
     for (uint64_t d = 1; d < 3; d++) {
-        config.inputBufferStride[d] = config.inputBufferStride[d - 1] * config.size[d];
+        formatted_strides[d] = formatted_strides[d - 1] * config.size[d];
         config.bufferStride[d] = config.bufferStride[d - 1] * config.size[d];
     }
-    uint64_t input_value_bytes = desc->real_to_complex ? real_bytes : 2 * real_bytes;
-    plan->input_bytes = input_points * desc->batch * input_value_bytes;
-    plan->output_bytes = output_points * desc->batch * 2 * real_bytes;
+    uint64_t complex_bytes = complex_points * desc->batch * 2 * real_bytes;
+    uint64_t formatted_bytes = formatted_points * desc->batch * (real ? real_bytes : 2 * real_bytes);
 
     config.numberBatches = desc->batch;
     config.doublePrecision = desc->double_precision ? 1 : 0;
-    config.performR2C = desc->real_to_complex ? 1 : 0;
-    config.makeForwardPlanOnly = 1;
-    config.isInputFormatted = 1;
+    config.performR2C = real ? 1 : 0;
     config.device = &plan->device;
     config.context = &plan->context;
     config.commandQueue = &plan->queue;
-    config.inputBuffer = &plan->input;
-    config.inputBufferSize = &plan->input_bytes;
-    config.buffer = &plan->output;
-    config.bufferSize = &plan->output_bytes;
+    if (plan->inverse) {
+        plan->input_bytes = complex_bytes;
+        plan->output_bytes = formatted_bytes;
+        config.makeInversePlanOnly = 1;
+        config.isOutputFormatted = 1;
+        for (uint64_t d = 0; d < 3; d++) config.outputBufferStride[d] = formatted_strides[d];
+        config.buffer = &plan->input;
+        config.bufferSize = &plan->input_bytes;
+        config.outputBuffer = &plan->output;
+        config.outputBufferSize = &plan->output_bytes;
+    } else {
+        plan->input_bytes = formatted_bytes;
+        plan->output_bytes = complex_bytes;
+        config.makeForwardPlanOnly = 1;
+        config.isInputFormatted = 1;
+        for (uint64_t d = 0; d < 3; d++) config.inputBufferStride[d] = formatted_strides[d];
+        config.inputBuffer = &plan->input;
+        config.inputBufferSize = &plan->input_bytes;
+        config.buffer = &plan->output;
+        config.bufferSize = &plan->output_bytes;
+    }
 
     VkFFTResult result = initializeVkFFT(&plan->app, config);
     if (result != VKFFT_SUCCESS) {
@@ -88,11 +108,17 @@ int fftx_vkfft_create(const fftx_vkfft_desc *desc, void **out) {
     return VKFFT_SUCCESS;
 }
 
-/* Enqueues one forward transform on the plan's queue; the caller waits with clFinish. */
-int fftx_vkfft_forward(void *handle) {
+/* Enqueues one transform in the plan's direction on its queue; the caller waits with clFinish. An inverse
+ * works in its input buffer, which the benchmark restores before every run. */
+int fftx_vkfft_enqueue(void *handle) {
     fftx_vkfft_plan *plan = handle;
     VkFFTLaunchParams launch = {0};
     launch.commandQueue = &plan->queue;
+    if (plan->inverse) {
+        launch.buffer = &plan->input;
+        launch.outputBuffer = &plan->output;
+        return VkFFTAppend(&plan->app, 1, &launch);
+    }
     launch.inputBuffer = &plan->input;
     launch.buffer = &plan->output;
     return VkFFTAppend(&plan->app, -1, &launch);

@@ -5,15 +5,22 @@ pub const POINTS_PER_RUN: usize = 1 << 22;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
+    /// Complex to complex, forward.
     C2c,
+    /// Real to Hermitian half-spectrum, forward.
     R2c,
+    /// Hermitian half-spectrum to real, backward.
+    C2r,
 }
 
 impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::C2c, Kind::R2c, Kind::C2r];
+
     pub fn name(self) -> &'static str {
         match self {
             Kind::C2c => "c2c",
             Kind::R2c => "r2c",
+            Kind::C2r => "c2r",
         }
     }
 }
@@ -70,34 +77,45 @@ impl Case {
     }
 
     /// Floating-point operations of one run (the whole batch): 5 N log2 N per complex transform, half that
-    /// for a real one.
+    /// for a real one (r2c or c2r).
     pub fn flops(&self) -> f64 {
         let n = self.points() as f64;
         let complex = 5.0 * n * n.log2() * self.batch as f64;
         match self.kind {
             Kind::C2c => complex,
-            Kind::R2c => complex / 2.0,
+            Kind::R2c | Kind::C2r => complex / 2.0,
         }
     }
 
-    /// Complex values one transform writes: the Hermitian half along the fastest dimension for r2c.
-    pub fn output_points(&self) -> usize {
-        match self.kind {
-            Kind::C2c => self.points(),
-            Kind::R2c => (self.lengths[0] / 2 + 1) * self.lengths[1..].iter().product::<usize>(),
-        }
+    /// The lengths of the Hermitian half-spectrum of a real transform: the fastest dimension cut to N/2 + 1.
+    fn hermitian_lengths(&self) -> Vec<usize> {
+        let mut lengths = self.lengths.clone();
+        lengths[0] = lengths[0] / 2 + 1;
+        lengths
+    }
+
+    /// Complex values in the Hermitian half-spectrum of one real transform.
+    pub fn hermitian_points(&self) -> usize {
+        self.hermitian_lengths().iter().product()
     }
 
     /// Real numbers in the input of one run (interleaved complex counts two per point).
     pub fn input_reals(&self) -> usize {
-        match self.kind {
-            Kind::C2c => 2 * self.points() * self.batch,
-            Kind::R2c => self.points() * self.batch,
-        }
+        let per_transform = match self.kind {
+            Kind::C2c => 2 * self.points(),
+            Kind::R2c => self.points(),
+            Kind::C2r => 2 * self.hermitian_points(),
+        };
+        per_transform * self.batch
     }
 
     pub fn output_reals(&self) -> usize {
-        2 * self.output_points() * self.batch
+        let per_transform = match self.kind {
+            Kind::C2c => 2 * self.points(),
+            Kind::R2c => 2 * self.hermitian_points(),
+            Kind::C2r => self.points(),
+        };
+        per_transform * self.batch
     }
 
     pub fn input_bytes(&self) -> usize {
@@ -110,15 +128,17 @@ impl Case {
 
     /// Strides of each dimension and the distance between transforms, in values of the input's type.
     pub fn input_layout(&self) -> (Vec<usize>, usize) {
-        packed_layout(&self.lengths)
+        match self.kind {
+            Kind::C2c | Kind::R2c => packed_layout(&self.lengths),
+            Kind::C2r => packed_layout(&self.hermitian_lengths()),
+        }
     }
 
     pub fn output_layout(&self) -> (Vec<usize>, usize) {
-        let mut lengths = self.lengths.clone();
-        if self.kind == Kind::R2c {
-            lengths[0] = lengths[0] / 2 + 1;
+        match self.kind {
+            Kind::C2c | Kind::C2r => packed_layout(&self.lengths),
+            Kind::R2c => packed_layout(&self.hermitian_lengths()),
         }
-        packed_layout(&lengths)
     }
 
     /// "4096", "256x256", "64x64x64".
@@ -188,7 +208,7 @@ pub fn parse_shape(text: &str) -> Result<Vec<usize>, String> {
     Ok(lengths)
 }
 
-/// The standard table runs r2c in 1D and 2D only.
+/// The standard table runs real transforms (r2c, c2r) in 1D and 2D only.
 pub fn in_standard_table(case: &Case) -> bool {
     case.kind == Kind::C2c || case.lengths.len() < 3
 }
@@ -239,10 +259,26 @@ mod tests {
         let r2c = Case::new(Kind::R2c, Precision::Double, vec![1024, 256], false);
         assert_eq!(r2c.flops() * 2.0, c2c.flops());
         assert_eq!(c2c.flops(), 5.0 * 262144.0 * 18.0 * 16.0);
-        assert_eq!(r2c.output_points(), 513 * 256);
+        assert_eq!(r2c.hermitian_points(), 513 * 256);
         assert_eq!(r2c.input_bytes(), 262144 * 16 * 8);
         assert_eq!(r2c.output_layout(), (vec![1, 513], 513 * 256));
         assert_eq!(r2c.input_layout(), (vec![1, 1024], 262144));
+    }
+
+    #[test]
+    fn c2r_reads_the_hermitian_half_and_writes_reals_for_the_flops_of_r2c() {
+        let r2c = Case::new(Kind::R2c, Precision::Single, vec![1000, 6], false);
+        let c2r = Case::new(Kind::C2r, Precision::Single, vec![1000, 6], false);
+        assert_eq!(c2r.flops(), r2c.flops());
+        assert_eq!(c2r.batch, (1 << 22) / 6000);
+        assert_eq!(c2r.input_reals(), 2 * 501 * 6 * c2r.batch);
+        assert_eq!(c2r.output_reals(), 6000 * c2r.batch);
+        assert_eq!((c2r.input_bytes(), c2r.output_bytes()), (r2c.output_bytes(), r2c.input_bytes()));
+        assert_eq!(c2r.input_layout(), (vec![1, 501], 501 * 6));
+        assert_eq!(c2r.output_layout(), (vec![1, 1000], 6000));
+        let odd = Case::new(Kind::C2r, Precision::Double, vec![2187], false);
+        assert_eq!((odd.hermitian_points(), odd.input_layout()), (1094, (vec![1], 1094)));
+        assert_eq!(odd.input_bytes(), 2 * 1094 * odd.batch * 8);
     }
 
     #[test]
@@ -256,9 +292,9 @@ mod tests {
 
     #[test]
     fn the_standard_table_has_no_3d_real_transforms() {
-        let cases = build(&standard_shapes(), &[Kind::R2c], &[Precision::Single], false);
+        let cases = build(&standard_shapes(), &Kind::ALL, &[Precision::Single], false);
         let kept: Vec<&Case> = cases.iter().filter(|c| in_standard_table(c)).collect();
-        assert_eq!(kept.len(), 18);
-        assert!(kept.iter().all(|c| c.lengths.len() < 3));
+        assert_eq!(kept.len(), 20 + 18 + 18);
+        assert!(kept.iter().filter(|c| c.kind != Kind::C2c).all(|c| c.lengths.len() < 3));
     }
 }

@@ -32,6 +32,7 @@ const CLFFT_REAL: c_int = 5;
 const CLFFT_INPLACE: c_int = 1;
 const CLFFT_OUTOFPLACE: c_int = 2;
 const CLFFT_FORWARD: c_int = -1;
+const CLFFT_BACKWARD: c_int = 1;
 
 #[derive(Clone, Copy)]
 struct Api {
@@ -40,6 +41,7 @@ struct Api {
     get_version: unsafe extern "C" fn(*mut cl_uint, *mut cl_uint, *mut cl_uint) -> Status,
     create_default_plan: unsafe extern "C" fn(*mut PlanHandle, cl_context, c_int, *const usize) -> Status,
     set_plan_precision: unsafe extern "C" fn(PlanHandle, c_int) -> Status,
+    set_plan_scale: unsafe extern "C" fn(PlanHandle, c_int, f32) -> Status,
     set_layout: unsafe extern "C" fn(PlanHandle, c_int, c_int) -> Status,
     set_result_location: unsafe extern "C" fn(PlanHandle, c_int) -> Status,
     set_plan_batch_size: unsafe extern "C" fn(PlanHandle, usize) -> Status,
@@ -73,6 +75,7 @@ impl Api {
                 get_version: library.function("clfftGetVersion")?,
                 create_default_plan: library.function("clfftCreateDefaultPlan")?,
                 set_plan_precision: library.function("clfftSetPlanPrecision")?,
+                set_plan_scale: library.function("clfftSetPlanScale")?,
                 set_layout: library.function("clfftSetLayout")?,
                 set_result_location: library.function("clfftSetResultLocation")?,
                 set_plan_batch_size: library.function("clfftSetPlanBatchSize")?,
@@ -163,7 +166,8 @@ impl Clfft {
     }
 
     /// Creates and bakes a plan for `case` in `cl`'s context, with packed strides and distances set
-    /// explicitly so both libraries see the same description.
+    /// explicitly so both libraries see the same description. A c2r plan gets a backward scale of 1 instead of
+    /// clFFT's default 1/N, so that it computes the same unnormalized sum as FFTW and VkFFT.
     pub fn plan(&self, cl: &Cl, case: &Case) -> Result<ClfftPlan<'_>, Failure> {
         let api = &self.api;
         let dims = case.lengths.len() as c_int;
@@ -172,7 +176,8 @@ impl Clfft {
             unsafe { (api.create_default_plan)(&mut handle, cl.context, dims, case.lengths.as_ptr()) },
             "clfftCreateDefaultPlan",
         )?;
-        let plan = ClfftPlan { api, handle };
+        let direction = if case.kind == Kind::C2r { CLFFT_BACKWARD } else { CLFFT_FORWARD };
+        let plan = ClfftPlan { api, handle, direction };
         let precision = match case.precision {
             Precision::Single => CLFFT_SINGLE,
             Precision::Double => CLFFT_DOUBLE,
@@ -180,6 +185,7 @@ impl Clfft {
         let (input_layout, output_layout) = match case.kind {
             Kind::C2c => (CLFFT_COMPLEX_INTERLEAVED, CLFFT_COMPLEX_INTERLEAVED),
             Kind::R2c => (CLFFT_REAL, CLFFT_HERMITIAN_INTERLEAVED),
+            Kind::C2r => (CLFFT_HERMITIAN_INTERLEAVED, CLFFT_REAL),
         };
         let placement = if case.in_place { CLFFT_INPLACE } else { CLFFT_OUTOFPLACE };
         let (mut in_strides, in_distance) = case.input_layout();
@@ -193,6 +199,9 @@ impl Clfft {
             checked((api.set_plan_in_stride)(handle, dims, in_strides.as_mut_ptr()), "clfftSetPlanInStride")?;
             checked((api.set_plan_out_stride)(handle, dims, out_strides.as_mut_ptr()), "clfftSetPlanOutStride")?;
             checked((api.set_plan_distance)(handle, in_distance, out_distance), "clfftSetPlanDistance")?;
+            if direction == CLFFT_BACKWARD {
+                checked((api.set_plan_scale)(handle, CLFFT_BACKWARD, 1.0), "clfftSetPlanScale")?;
+            }
             checked((api.bake_plan)(handle, 1, &mut queue, None, ptr::null_mut()), "clfftBakePlan")?;
         }
         Ok(plan)
@@ -202,10 +211,12 @@ impl Clfft {
 pub struct ClfftPlan<'a> {
     api: &'a Api,
     handle: PlanHandle,
+    /// Backward for c2r, forward for the others.
+    direction: c_int,
 }
 
 impl ClfftPlan<'_> {
-    /// Enqueues one forward transform; the library allocates any scratch it needs (no tmpBuffer given).
+    /// Enqueues one transform; the library allocates any scratch it needs (no tmpBuffer given).
     pub fn enqueue(&self, cl: &Cl, input: cl_mem, output: Option<cl_mem>) -> Result<(), Failure> {
         let mut queue = cl.queue;
         let mut input = input;
@@ -214,7 +225,7 @@ impl ClfftPlan<'_> {
         let status = unsafe {
             (self.api.enqueue_transform)(
                 self.handle,
-                CLFFT_FORWARD,
+                self.direction,
                 1,
                 &mut queue,
                 0,

@@ -94,7 +94,7 @@ fn draw_panel<'a>(panel: &Area<'a>, rows: &[&Row], kind: Kind, precision: Precis
                 precision.name(),
                 match kind {
                     Kind::C2c => "",
-                    Kind::R2c => " / 2",
+                    Kind::R2c | Kind::C2r => " / 2",
                 }
             ),
             (FONT, 18),

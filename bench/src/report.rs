@@ -1,7 +1,7 @@
 //! Results: one row per implementation and case, printed as it is measured, summarised with ratios at the
 //! end, and written as CSV.
 
-use crate::cases::Case;
+use crate::cases::{Case, Kind};
 use crate::measure::{median, minimum, Failure, Measurement};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -172,7 +172,21 @@ pub fn summary(rows: &[Row]) -> String {
         .into_iter()
         .filter(|name| implementations.contains(name) && implementations.contains(&"copy"))
         .collect();
-    let label_width = cases.iter().map(|c| c.label().len()).max().unwrap_or(4).max(14);
+    // One geometric mean per kind when the run mixes kinds (a c2r ratio says nothing about c2c), then the
+    // mean over every case.
+    let mut kinds: Vec<Kind> = Vec::new();
+    for case in &cases {
+        if !kinds.contains(&case.kind) {
+            kinds.push(case.kind);
+        }
+    }
+    let mut means: Vec<(String, Option<Kind>)> = Vec::new();
+    if kinds.len() > 1 {
+        means.extend(kinds.iter().map(|&kind| (format!("geometric mean {}", kind.name()), Some(kind))));
+    }
+    means.push(("geometric mean".into(), None));
+    let label_width =
+        cases.iter().map(|c| c.label().len()).chain(means.iter().map(|(label, _)| label.len())).max().unwrap_or(4);
     let column = |name: &str| name.len().max(7);
 
     let mut out = String::new();
@@ -191,7 +205,8 @@ pub fn summary(rows: &[Row]) -> String {
     }
     out.push('\n');
 
-    let mut logs = vec![(0.0f64, 0usize); ratio_names.len()];
+    // Every case's ratios, kept for the geometric means.
+    let mut case_ratios: Vec<(Kind, Vec<Option<f64>>)> = Vec::new();
     for case in &cases {
         let _ = write!(out, "{:<label_width$}", case.label());
         for name in &implementations {
@@ -206,37 +221,38 @@ pub fn summary(rows: &[Row]) -> String {
             let _ = write!(out, " {:>w$}", cell, w = column(name));
         }
         out.push_str(" |");
-        let values = ratios
+        let values: Vec<Option<f64>> = ratios
             .iter()
             .map(|(a, b)| Some(gflops(case, a)? / gflops(case, b)?))
-            .chain(timed_against_copy.iter().map(|name| find(case, name).and_then(Row::copy_ratio)));
-        for (i, value) in values.enumerate() {
-            let width = ratio_names[i].len().max(8);
-            match value {
-                Some(v) => {
-                    logs[i].0 += v.ln();
-                    logs[i].1 += 1;
-                    let _ = write!(out, " {:>w$}", format!("{v:.2}x"), w = width);
-                }
-                None => {
-                    let _ = write!(out, " {:>width$}", "-");
-                }
-            }
+            .chain(timed_against_copy.iter().map(|name| find(case, name).and_then(Row::copy_ratio)))
+            .collect();
+        for (name, value) in ratio_names.iter().zip(&values) {
+            let cell = value.map_or_else(|| "-".to_string(), |v| format!("{v:.2}x"));
+            let _ = write!(out, " {:>w$}", cell, w = name.len().max(8));
+        }
+        out.push('\n');
+        case_ratios.push((case.kind, values));
+    }
+    for (label, kind) in &means {
+        let _ = write!(out, "{label:<label_width$}");
+        for name in &implementations {
+            let _ = write!(out, " {:>w$}", "", w = column(name));
+        }
+        out.push_str(" |");
+        for (i, name) in ratio_names.iter().enumerate() {
+            let values =
+                case_ratios.iter().filter(|(k, _)| kind.is_none_or(|kind| *k == kind)).filter_map(|(_, v)| v[i]);
+            let cell = geometric_mean(values).map_or_else(|| "-".to_string(), |m| format!("{m:.2}x"));
+            let _ = write!(out, " {:>w$}", cell, w = name.len().max(8));
         }
         out.push('\n');
     }
-    let _ = write!(out, "{:<label_width$}", "geometric mean");
-    for name in &implementations {
-        let _ = write!(out, " {:>w$}", "", w = column(name));
-    }
-    out.push_str(" |");
-    for (i, (sum, count)) in logs.iter().enumerate() {
-        let width = ratio_names[i].len().max(8);
-        let cell = if *count > 0 { format!("{:.2}x", (sum / *count as f64).exp()) } else { "-".into() };
-        let _ = write!(out, " {cell:>width$}");
-    }
-    out.push('\n');
     out
+}
+
+fn geometric_mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (sum, count) = values.fold((0.0, 0usize), |(sum, count), v| (sum + v.ln(), count + 1));
+    (count > 0).then(|| (sum / count as f64).exp())
 }
 
 fn csv_field(text: &str) -> String {
@@ -292,7 +308,7 @@ pub fn write_csv(path: &Path, rows: &[Row], device: &str) -> Result<(), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{Kind, Precision};
+    use crate::cases::Precision;
 
     fn row(implementation: &str, median_ms: f64, rmse: Option<f64>) -> Row {
         Row {
@@ -325,6 +341,32 @@ mod tests {
         assert!(good.contains("fftx/clfft") && good.contains("4.00x"), "{good}");
         let wrong = summary(&[row("fftx", 1.0, Some(1.0)), row("clfft", 4.0, Some(1e-7))]);
         assert!(wrong.contains("WRONG") && !wrong.contains("4.00x"), "{wrong}");
+    }
+
+    #[test]
+    fn a_run_of_several_kinds_gets_a_geometric_mean_per_kind_and_one_over_all() {
+        let c2r = |implementation: &str, median_ms: f64| Row {
+            case: Case::new(Kind::C2r, Precision::Single, vec![1024], false),
+            ..row(implementation, median_ms, Some(1e-7))
+        };
+        let table = summary(&[
+            row("fftx", 1.0, Some(1e-7)),
+            row("clfft", 4.0, Some(1e-7)),
+            c2r("fftx", 1.0),
+            c2r("clfft", 1.0),
+        ]);
+        let c2r_row = table.lines().find(|line| line.starts_with("c2r single 1024"));
+        assert_eq!(c2r_row.and_then(|line| line.split('|').nth(1)).map(str::trim), Some("1.00x"), "{table}");
+        // The mean rows leave the GFLOPS columns blank.
+        let ratio = |label: &str| {
+            let line = table.lines().find(|line| line.split('|').next().unwrap().trim() == label);
+            line.and_then(|line| line.split('|').nth(1)).map(str::trim)
+        };
+        assert_eq!(ratio("geometric mean c2c"), Some("4.00x"), "{table}");
+        assert_eq!(ratio("geometric mean c2r"), Some("1.00x"), "{table}");
+        assert_eq!(ratio("geometric mean"), Some("2.00x"), "{table}");
+        let one_kind = summary(&[row("fftx", 1.0, Some(1e-7)), row("clfft", 4.0, Some(1e-7))]);
+        assert!(!one_kind.contains("geometric mean c2c"), "{one_kind}");
     }
 
     #[test]

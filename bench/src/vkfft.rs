@@ -18,11 +18,12 @@ struct Desc {
     batch: u64,
     double_precision: c_int,
     real_to_complex: c_int,
+    complex_to_real: c_int,
 }
 
 extern "C" {
     fn fftx_vkfft_create(desc: *const Desc, plan: *mut *mut c_void) -> c_int;
-    fn fftx_vkfft_forward(plan: *mut c_void) -> c_int;
+    fn fftx_vkfft_enqueue(plan: *mut c_void) -> c_int;
     fn fftx_vkfft_destroy(plan: *mut c_void);
 }
 
@@ -36,7 +37,8 @@ pub struct VkfftPlan {
 }
 
 impl VkfftPlan {
-    /// initializeVkFFT for an out-of-place forward transform from the case's input to its output buffer.
+    /// initializeVkFFT for an out-of-place transform from the case's input to its output buffer: forward, or
+    /// for c2r VkFFT's unnormalized R2C-mode inverse.
     pub fn new(device: &Device, cl: &Cl, case: &Case, buffers: &CaseBuffers) -> Result<Self, Failure> {
         let Some(output) = &buffers.output else {
             return Err(Failure::NotAvailable("the benchmark drives VkFFT out-of-place only".into()));
@@ -56,6 +58,7 @@ impl VkfftPlan {
             batch: case.batch as u64,
             double_precision: (case.precision == Precision::Double) as c_int,
             real_to_complex: (case.kind == Kind::R2c) as c_int,
+            complex_to_real: (case.kind == Kind::C2r) as c_int,
         };
         let mut handle = std::ptr::null_mut();
         let code = unsafe { fftx_vkfft_create(&desc, &mut handle) };
@@ -67,7 +70,7 @@ impl VkfftPlan {
     }
 
     pub fn enqueue(&self) -> Result<(), Failure> {
-        match unsafe { fftx_vkfft_forward(self.handle) } {
+        match unsafe { fftx_vkfft_enqueue(self.handle) } {
             0 => Ok(()),
             c => Err(Failure::Error(format!("VkFFTAppend: VkFFTResult {c}"))),
         }
