@@ -151,7 +151,8 @@ fn passes_with_either_header(program: &str) {
     let scratch = Scratch::new(program);
     let lib = library_dir();
     for header in [Header::Upstream, Header::Own] {
-        run(&compile(program, header, "fftx", &lib, &scratch), &[], &lib, &[]);
+        let output = run(&compile(program, header, "fftx", &lib, &scratch), &[], &lib, &[]);
+        print!("{}", String::from_utf8_lossy(&output.stdout));
     }
 }
 
@@ -398,7 +399,7 @@ fn c_programs_leak_nothing() {
     let lib = library_dir();
     let suppressions = repository().join("c-tests/lsan.supp");
     let options = format!("suppressions={}:exitcode=23:print_suppressions=0", suppressions.display());
-    for program in ["lifecycle", "bad_input", "events", "fftx_example"] {
+    for program in ["lifecycle", "bad_input", "events", "fftx_example", "clfft_example", "abi", "concurrent_bake"] {
         let exe = compile_with(program, Header::Own, "fftx", &lib, &scratch, &["-fsanitize=leak"]);
         let output = run(&exe, &[], &lib, &[("LSAN_OPTIONS", &options)]);
         let log = String::from_utf8_lossy(&output.stderr);
@@ -465,6 +466,27 @@ fn every_failure_is_logged_with_its_reason() {
         assert!(log.contains(wanted), "no `{wanted}` in:\n{log}");
     }
     assert!(lines.len() >= 40, "{} failures logged:\n{log}", lines.len());
+}
+
+/// `FFTX_LOG=plan` prints each baked plan's execution tree, `kernels` the source and options of each program
+/// built, `info` what was chosen and how long it took; the topics combine with commas.
+#[test]
+fn log_topics_show_trees_kernels_and_choices() {
+    let scratch = Scratch::new("log-topics");
+    let lib = library_dir();
+    let exe = compile("clfft_example", Header::Own, "fftx", &lib, &scratch);
+    let stderr = |topics: &str| {
+        let output = run(&exe, &[], &lib, &[("FFTX_LOG", topics), ("FFTX_CACHE_DIR", "off")]);
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let plan = stderr("plan");
+    assert!(plan.contains("fftx[plan]") && plan.contains("Stockham n=1024"), "{plan}");
+    assert!(!plan.contains("fftx[kernels]") && !plan.contains("fftx[info]"), "{plan}");
+    let both = stderr("kernels,info");
+    for wanted in ["fftx[kernels]: building program with options", "__kernel", "fftx[info]: baked in"] {
+        assert!(both.contains(wanted), "no `{wanted}` in:\n{both}");
+    }
+    assert!(!both.contains("fftx[plan]"), "{both}");
 }
 
 /// On a device without double precision (cltrace hides it), double-precision plans get

@@ -161,6 +161,100 @@ fn complex_transforms_of_every_rank_on_host_memory() {
     }
 }
 
+/// The two-step form, `fftxCreate` then `fftxMakePlan2d` or `fftxMakePlanMany`, runs the same transforms as
+/// the one-call plans and reports the work size its estimate gave.
+#[test]
+fn made_plans_transform_like_one_call_plans() {
+    for (n, batch, precision) in [(&[12, 10][..], 1, Prec::Double), (&[6, 4, 5][..], 3, Prec::Single)] {
+        let size: usize = n.iter().product::<usize>() * batch;
+        let mut sizes: Vec<i32> = n.iter().map(|&v| v as i32).collect();
+        let fft_type = complex_type(precision);
+        let (mut plan, mut estimate, mut work) = (0, usize::MAX, usize::MAX);
+        ok(unsafe { fftxCreate(&mut plan) }, "create");
+        let (estimated, made) = unsafe {
+            if n.len() == 2 && batch == 1 {
+                (
+                    fftxEstimate2d(sizes[0], sizes[1], fft_type, &mut estimate),
+                    fftxMakePlan2d(plan, sizes[0], sizes[1], fft_type, &mut work),
+                )
+            } else {
+                let rank = n.len() as i32;
+                let null = ptr::null_mut();
+                (
+                    fftxEstimateMany(
+                        rank,
+                        sizes.as_mut_ptr(),
+                        null,
+                        1,
+                        1,
+                        null,
+                        1,
+                        1,
+                        fft_type,
+                        batch as i32,
+                        &mut estimate,
+                    ),
+                    fftxMakePlanMany(
+                        plan,
+                        rank,
+                        sizes.as_mut_ptr(),
+                        null,
+                        1,
+                        1,
+                        null,
+                        1,
+                        1,
+                        fft_type,
+                        batch as i32,
+                        &mut work,
+                    ),
+                )
+            }
+        };
+        ok(estimated, "estimate");
+        ok(made, &format!("make {n:?} x {batch}"));
+        assert_eq!(work, estimate, "{n:?} x {batch}: work size");
+        let x = random_complex(size, 11);
+        let mut input = Values::new(&interleave(&x), precision);
+        let mut output = Values::zeros(2 * size, precision);
+        ok(unsafe { exec_complex(plan, precision, input.ptr(), output.ptr(), FFTX_FORWARD) }, "forward");
+        let error = nrmse(&output.complex(), &reference_batch(&x, n, batch, Dir::Forward));
+        assert!(error < tolerance(precision), "{n:?} x {batch} {precision:?}: forward error {error:e}");
+        ok(fftxDestroy(plan), "destroy");
+    }
+}
+
+/// cuFFT's numeric values, which programs compiled against cuFFT-style code rely on.
+#[test]
+fn statuses_and_types_have_cuffts_values() {
+    let statuses = [
+        (FFTX_SUCCESS, 0),
+        (FFTX_INVALID_PLAN, 1),
+        (FFTX_ALLOC_FAILED, 2),
+        (FFTX_INVALID_TYPE, 3),
+        (FFTX_INVALID_VALUE, 4),
+        (FFTX_INTERNAL_ERROR, 5),
+        (FFTX_EXEC_FAILED, 6),
+        (FFTX_SETUP_FAILED, 7),
+        (FFTX_INVALID_SIZE, 8),
+        (FFTX_UNALIGNED_DATA, 9),
+        (FFTX_INVALID_DEVICE, 11),
+        (FFTX_NO_WORKSPACE, 13),
+        (FFTX_NOT_IMPLEMENTED, 14),
+        (FFTX_NOT_SUPPORTED, 16),
+    ];
+    for (status, value) in statuses {
+        assert_eq!(status as i32, value, "{status:?}");
+    }
+    use fftxType_t::*;
+    let types =
+        [(FFTX_R2C, 0x2a), (FFTX_C2R, 0x2c), (FFTX_C2C, 0x29), (FFTX_D2Z, 0x6a), (FFTX_Z2D, 0x6c), (FFTX_Z2Z, 0x69)];
+    for (fft_type, value) in types {
+        assert_eq!(fft_type as i32, value, "{fft_type:?}");
+    }
+    assert_eq!((FFTX_FORWARD, FFTX_INVERSE), (-1, 1));
+}
+
 /// Real input of a batch, in a row layout with rows `pitch` reals apart (n[last] used of each).
 fn real_rows(values: &[f64], n: &[usize], batch: usize, pitch: usize) -> Vec<f64> {
     let last = *n.last().unwrap();

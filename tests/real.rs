@@ -2,6 +2,9 @@
 
 mod common;
 use common::*;
+use fftx::api::clfft::*;
+use fftx::planner::packed_strides;
+use num_complex::Complex64;
 
 fn assert_accurate(case: RealCase) {
     let rmse = case.run();
@@ -13,7 +16,7 @@ fn assert_accurate(case: RealCase) {
 fn one_dimensional_even_and_odd() {
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {
-            for n in [1, 2, 3, 4, 5, 8, 13, 30, 64, 81, 1000, 1024, 2187, 4096, 8192] {
+            for n in [1, 2, 3, 4, 5, 7, 8, 11, 13, 14, 22, 26, 30, 44, 64, 81, 1000, 1024, 2187, 4096, 8192] {
                 assert_accurate(RealCase::new(&[n], dir).batch(3).precision(p));
             }
         }
@@ -104,6 +107,71 @@ fn c2r_ignores_the_redundant_imaginary_parts() {
     for p in [Prec::Single, Prec::Double] {
         for n in [64, 63, 1 << 14] {
             assert_accurate(RealCase::new(&[n], RealDir::C2R).precision(p).batch(2).perturbed());
+        }
+        // The DC and Nyquist of the first row of a plane or volume too.
+        assert_accurate(RealCase::new(&[16, 6], RealDir::C2R).precision(p).perturbed());
+        assert_accurate(RealCase::new(&[9, 4, 5], RealDir::C2R).precision(p).batch(2).perturbed());
+    }
+}
+
+/// Padded rows, planes and distances, different on each side, in 1D, 2D and 3D, both Hermitian layouts.
+#[test]
+fn strided_and_padded_layouts() {
+    for p in [Prec::Single, Prec::Double] {
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            // 1D: reals every third value, Hermitian values every other, distances past the end.
+            assert_accurate(RealCase::new(&[40], dir).precision(p).batch(3).layout_of(&[3], 130, &[2], 45));
+            // 2D: rows of 12 reals padded to 16, 7 Hermitian values padded to 9.
+            assert_accurate(RealCase::new(&[12, 5], dir).precision(p).batch(2).layout_of(&[1, 16], 90, &[1, 9], 50));
+            // 3D, planar: the rows along the slowest stride on the real side.
+            let case = RealCase::new(&[10, 3, 4], dir).precision(p).planar();
+            assert_accurate(case.layout_of(&[16, 1, 4], 160, &[1, 7, 23], 100));
+        }
+    }
+}
+
+/// C2R(R2C(x)) is x: two clFFT plans, the backward one scaling by 1/N as clFFT's default does.
+#[test]
+fn c2r_of_r2c_returns_the_input() {
+    for p in [Prec::Single, Prec::Double] {
+        for (lengths, batch) in [(&[1000][..], 3), (&[63][..], 2), (&[12, 10][..], 1), (&[6, 5, 8][..], 2)] {
+            let total: usize = lengths.iter().product();
+            let mut herm = lengths.to_vec();
+            herm[0] = herm[0] / 2 + 1;
+            let herm_total: usize = herm.iter().product();
+            let x: Vec<Complex64> =
+                random_complex(total * batch, 9).iter().map(|v| Complex64::new(v.re, 0.0)).collect();
+            let reals = DeviceData::upload_real(&x, p);
+            let spectrum = DeviceData::upload(&vec![Complex64::new(f64::NAN, 0.0); herm_total * batch], p, false);
+            let back = DeviceData::upload_real(&vec![Complex64::new(f64::NAN, 0.0); total * batch], p);
+            for (dir, from, to, layouts, dists) in [
+                (RealDir::R2C, &reals, &spectrum, (5, 3), (total, herm_total)),
+                (RealDir::C2R, &spectrum, &back, (3, 5), (herm_total, total)),
+            ] {
+                let mut plan: clfftPlanHandle = 0;
+                unsafe {
+                    let dim = lengths.len() as i32;
+                    check(clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, lengths.as_ptr()), "create");
+                    check(clfftSetPlanPrecision(plan, if p == Prec::Double { 2 } else { 1 }), "precision");
+                    check(clfftSetLayout(plan, layouts.0, layouts.1), "layout");
+                    check(clfftSetResultLocation(plan, 2), "out of place");
+                    check(clfftSetPlanBatchSize(plan, batch), "batch");
+                    let (mut is, mut os) = match dir {
+                        RealDir::R2C => (packed_strides(lengths), packed_strides(&herm)),
+                        RealDir::C2R => (packed_strides(&herm), packed_strides(lengths)),
+                    };
+                    check(clfftSetPlanInStride(plan, dim, is.as_mut_ptr()), "instride");
+                    check(clfftSetPlanOutStride(plan, dim, os.as_mut_ptr()), "outstride");
+                    check(clfftSetPlanDistance(plan, dists.0, dists.1), "dist");
+                }
+                run_and_destroy(plan, if dir == RealDir::R2C { -1 } else { 1 }, from, Some(to));
+            }
+            let got = back.download_real();
+            let want = reals.download_real();
+            let err: f64 = got.iter().zip(&want).map(|(a, b)| (a - b) * (a - b)).sum();
+            let norm: f64 = want.iter().map(|b| b * b).sum();
+            let rmse = (err / norm).sqrt();
+            assert!(rmse <= 2.0 * tolerance(p), "{lengths:?} x {batch} {p:?}: round trip rmse {rmse:.3e}");
         }
     }
 }

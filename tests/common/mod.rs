@@ -248,7 +248,7 @@ impl Case {
 }
 
 /// Enqueues `plan` (baking it if needed) on the shared queue, waits for it and destroys it.
-fn run_and_destroy(mut plan: clfftPlanHandle, dir: i32, input: &DeviceData, output: Option<&DeviceData>) {
+pub fn run_and_destroy(mut plan: clfftPlanHandle, dir: i32, input: &DeviceData, output: Option<&DeviceData>) {
     let mut q = queue_ptr();
     let mut ins = input.mems();
     let mut outs = output.map(|o| o.mems()).unwrap_or([ptr::null_mut(); 2]);
@@ -422,6 +422,8 @@ pub struct RealCase {
     pub perturb_redundant: bool,
     /// Every stride and distance of an out-of-place case times this (gaps between the elements).
     pub spread: usize,
+    /// Out of place: (real strides, real distance, Hermitian strides, Hermitian distance) instead of packed.
+    pub custom_layout: Option<(Vec<usize>, usize, Vec<usize>, usize)>,
 }
 
 impl RealCase {
@@ -435,6 +437,7 @@ impl RealCase {
             in_place: false,
             perturb_redundant: false,
             spread: 1,
+            custom_layout: None,
         }
     }
     pub fn batch(mut self, b: usize) -> Self {
@@ -461,6 +464,17 @@ impl RealCase {
         self.spread = factor;
         self
     }
+    /// Out-of-place strides and distances: reals on the real side, complex values on the Hermitian side.
+    pub fn layout_of(
+        mut self,
+        real_strides: &[usize],
+        real_dist: usize,
+        herm_strides: &[usize],
+        herm_dist: usize,
+    ) -> Self {
+        self.custom_layout = Some((real_strides.to_vec(), real_dist, herm_strides.to_vec(), herm_dist));
+        self
+    }
 
     fn herm_lengths(&self) -> Vec<usize> {
         let mut h = self.lengths.clone();
@@ -471,6 +485,10 @@ impl RealCase {
     /// (real strides, real distance, Hermitian strides, Hermitian distance): packed (times `spread`), or
     /// padded rows of 2 (n/2 + 1) reals in place.
     fn layout(&self) -> (Vec<usize>, usize, Vec<usize>, usize) {
+        if let Some(custom) = &self.custom_layout {
+            assert!(!self.in_place, "custom layouts are out of place");
+            return custom.clone();
+        }
         let herm = self.herm_lengths();
         let packed = |l: &[usize]| (fftx::planner::packed_strides(l), l.iter().product::<usize>());
         let (hs, hd) = packed(&herm);
