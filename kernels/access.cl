@@ -3,7 +3,8 @@
  * Each side has a kind (host defines IN_KIND / OUT_KIND), a planar flag, and a mode:
  *   KIND_COMPLEX      complex values, interleaved (re, im) or planar (two arrays); positions in complex units
  *   KIND_REAL_PAIRS   an even-length real sequence seen as half as many complex values: element n is
- *                     (x[p], x[p + half]), p in real units, `half` the real stride
+ *                     (x[p], x[p + half]), p in real units, `half` the real stride; or, IN_PAIRS_APART
+ *                     (OUT_PAIRS_APART), the reals of two transforms `half` apart, read as one complex value
  *   KIND_REAL         real values only: element n is (x[p], 0); on output only the real part is written
  *   MODE_ROWS         VW consecutive elements of one transform are adjacent (unit element stride): rows are
  *                     loaded as vectors and transposed so that each vector holds one element of VW transforms
@@ -31,8 +32,12 @@
 #define IN_LANES(p, re, im) SPLIT_PAIRS(in_re + 2 * (p), re, im)
 #elif IN_KIND == KIND_REAL_PAIRS
 #define IN_AT(p, re, im) ((re) = in_re[p], (im) = in_re[(p) + in_half])
-#define IN_ROW(p, re, im) SPLIT_PAIRS(in_re + (p), re, im)
 #define IN_LANES(p, re, im) ((re) = VLOADV(in_re + (p)), (im) = VLOADV(in_re + (p) + in_half))
+#if defined(IN_PAIRS_APART) && IN_PAIRS_APART
+#define IN_ROW(p, re, im) IN_LANES(p, re, im)
+#else
+#define IN_ROW(p, re, im) SPLIT_PAIRS(in_re + (p), re, im)
+#endif
 #else
 #define IN_AT(p, re, im) ((re) = in_re[p], (im) = K(0.0))
 #define IN_ROW(p, re, im) ((re) = VLOADV(in_re + (p)), (im) = (V)(0))
@@ -61,8 +66,12 @@
 #define OUT_LANES(p, re, im) JOIN_PAIRS(out_re + 2 * (p), re, im)
 #elif OUT_KIND == KIND_REAL_PAIRS
 #define OUT_AT(p, re, im) (out_re[p] = (re), out_re[(p) + out_half] = (im))
-#define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + (p), re, im)
 #define OUT_LANES(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_re + (p) + out_half))
+#if defined(OUT_PAIRS_APART) && OUT_PAIRS_APART
+#define OUT_ROW(p, re, im) OUT_LANES(p, re, im)
+#else
+#define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + (p), re, im)
+#endif
 #else
 #define OUT_AT(p, re, im) (out_re[p] = (re))
 #define OUT_ROW(p, re, im) STORE_OUT_V(re, out_re + (p))

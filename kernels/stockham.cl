@@ -16,7 +16,10 @@
  *   OUT_KIND, OUT_PLANAR, OUT_MODE, OUT_COUNT the output side
  *   REAL_STAGE                    STAGE_NONE, STAGE_R2C_POST (IN_COUNT = N, OUT_COUNT = N + 1),
  *                                 STAGE_C2R_PRE (IN_COUNT = N + 1), or STAGE_HERM_EXPAND (odd C2R: IN_COUNT = N/2 + 1, the rest
- *                                 by Hermitian symmetry); RT_OFF locates the real-transform roots
+ *                                 by Hermitian symmetry); RT_OFF locates the real-transform roots.
+ *                                 Two odd real transforms per lane: STAGE_TWIN_SPLIT (R2C of x + i y, OUT_COUNT =
+ *                                 N/2 + 1 outputs of x, then of y TWIN_OUT further, but not for transforms below
+ *                                 TWIN_LONE) and STAGE_TWIN_MERGE (C2R: X and, TWIN_IN further, Y to X + i Y)
  *   LOAD_MUL                      multiply input element n of lane l by table entry LOAD_OFF + j,
  *                                 j = LOAD_KMUL n + LOAD_BASE(coordinates of l) (Bluestein's chirp); LOAD_LANES
  *                                 when j differs between lanes, LOAD_STEP1 when it grows by one from lane
@@ -58,6 +61,21 @@
 #define STAGE_R2C_POST 1
 #define STAGE_C2R_PRE 2
 #define STAGE_HERM_EXPAND 3
+#define STAGE_TWIN_SPLIT 4
+#define STAGE_TWIN_MERGE 5
+
+/* Loads and stores per slot: the twin stages read (merge) or write (split) a second transform. */
+#if REAL_STAGE == STAGE_TWIN_MERGE
+#define TWIN_LOADS 2
+#else
+#define TWIN_LOADS 1
+#endif
+#if REAL_STAGE == STAGE_TWIN_SPLIT
+#define TWIN_STORES 2
+#else
+#define TWIN_STORES 1
+#define TWIN_LONE 0
+#endif
 
 #if P > 1
 #define SLOT_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
@@ -165,6 +183,18 @@
         xr *= scale;                                                                                \
         xi *= scale * conj_out;                                                                     \
     } while (0)
+#elif REAL_STAGE == STAGE_TWIN_SPLIT
+/* X_k = (Z_k + conj(Z_N-k)) / 2 of x on the first store (twin = 0), Y_k = (Z_k - conj(Z_N-k)) / 2i of y on the
+ * second. */
+#define RESULT(k, xr, xi)                                                                           \
+    do {                                                                                            \
+        int b_ = (N - (k)) % N;                                                                     \
+        V ar_ = fre[LIX(k)], ai_ = fim[LIX(k)], br_ = fre[LIX(b_)], bi_ = fim[LIX(b_)];             \
+        xr = twin ? ai_ + bi_ : ar_ + br_;                                                          \
+        xi = twin ? br_ - ar_ : ai_ - bi_;                                                          \
+        xr *= K(0.5) * scale;                                                                       \
+        xi *= K(0.5) * scale * conj_out;                                                            \
+    } while (0)
 #else
 #define RESULT(k, xr, xi)                                                                           \
     do {                                                                                            \
@@ -252,10 +282,14 @@
         VSTOREV(xr, sr_);                                                                           \
         VSTOREV(xi, si_);                                                                           \
         UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            if (t0 + l_ < batch && STORE_IN(l_, k))                                                 \
+            if (LANE_STORES(l_) && STORE_IN(l_, k))                                                 \
                 OUT_AT(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                           \
         }                                                                                           \
     } while (0)
+
+/* Whether lane l stores: a transform of the batch, and on a twin store not one whose twin is stored by
+ * another slot. */
+#define LANE_STORES(l) (t0 + (l) < batch && (twin == 0 || t0 + (l) >= TWIN_LONE))
 
 __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
@@ -355,11 +389,16 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
     }
 
-    /* ---- load IN_COUNT elements into the load buffer ---- */
+    /* ---- load IN_COUNT elements into the load buffer (the twin merge's second transform into B) ---- */
+    for (int twin = 0; twin < TWIN_LOADS; twin++) {
 #if REAL_STAGE == STAGE_C2R_PRE
     __local V *lre_in = bre, *lim_in = bim;
 #else
-    __local V *lre_in = are, *lim_in = aim;
+    __local V *lre_in = twin ? bre : are, *lim_in = twin ? bim : aim;
+#endif
+#if REAL_STAGE == STAGE_TWIN_MERGE
+    if (twin)
+        UNROLL for (int l = 0; l < VW; l++) ib[l] += (IDX)TWIN_IN;
 #endif
 #if IN_MODE == MODE_ROWS && VW > 1
     for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
@@ -403,6 +442,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         lim_in[LIX(n)] = (V)(0);
     }
 #endif
+    }
     SLOT_BARRIER();
 
 #if REAL_STAGE == STAGE_C2R_PRE
@@ -425,6 +465,24 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
     if (lid == 0)
         aim[LIX(0)] = (V)(0);
+    SLOT_BARRIER();
+#elif REAL_STAGE == STAGE_TWIN_MERGE
+    /* A backward transform's passes take conjugated data, conj(X) and conj(Y) as loaded here (conj_in says
+     * whether the load or the pass before conjugated): A, B -> conj(Z) in A, Z = X + i Y, with
+     * Z_N-k = conj(X_k) + i conj(Y_k); the DC's imaginary parts are redundant. Each k writes only k and N - k. */
+    for (int k = lid; k <= N / 2; k += P) {
+        V ar = are[LIX(k)], ai = aim[LIX(k)], br = bre[LIX(k)], bi = bim[LIX(k)];
+        if (k == 0) {
+            ai = (V)(0);
+            bi = (V)(0);
+        }
+        are[LIX(k)] = ar + bi;
+        aim[LIX(k)] = ai - br;
+        if (k > 0) {
+            are[LIX(N - k)] = ar - bi;
+            aim[LIX(N - k)] = -ai - br;
+        }
+    }
     SLOT_BARRIER();
 #endif
 
@@ -474,7 +532,12 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     __local V *fre = are, *fim = aim;
 #endif
 
-    /* ---- store OUT_COUNT elements ---- */
+    /* ---- store OUT_COUNT elements (and the twin split's second transform, TWIN_OUT further) ---- */
+    for (int twin = 0; twin < TWIN_STORES; twin++) {
+#if REAL_STAGE == STAGE_TWIN_SPLIT
+    if (twin)
+        UNROLL for (int l = 0; l < VW; l++) ob[l] += (IDX)TWIN_OUT;
+#endif
 #if OUT_MODE == MODE_ROWS && VW > 1
     for (int k0 = lid * VW; k0 + VW <= OUT_COUNT; k0 += P * VW) {
         V xr[VW], xi[VW];
@@ -486,7 +549,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         TRANSPOSE(xr);
         TRANSPOSE(xi);
         UNROLL for (int l = 0; l < VW; l++) {
-            if (t0 + l < batch)
+            if (LANE_STORES(l))
                 OUT_ROW(ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);
         }
     }
@@ -499,7 +562,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int k = lid; k < OUT_COUNT; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
-        if (lanes_adjacent && STORE_ALL_IN(k))
+        if (lanes_adjacent && STORE_ALL_IN(k) && LANE_STORES(0))
             OUT_LANES(ob[0] + (IDX)k * out_stride, xr, xi);
         else
             SCATTER_OUT(k, xr, xi);
@@ -511,5 +574,6 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         SCATTER_OUT(k, xr, xi);
     }
 #endif
+    }
     }
 }

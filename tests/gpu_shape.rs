@@ -34,11 +34,13 @@ fn gpu_shaped_real_and_bluestein() {
     force_gpu_shapes();
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {
-            // Fused real stages, (256 > max_leaf) the edge passes around a four-step, and (243, odd) R2C
-            // pairs of transforms as one complex FFT.
+            // Fused real stages, odd leaves running pairs of transforms as one complex FFT (45 x 5: R2C pairs
+            // with a shared middle transform, C2R one by one; 15 x 6: both in pairs along axis 1), (256 >
+            // max_leaf) the edge passes around a four-step, and (243, odd) R2C pairs through scratch.
             for case in [
                 RealCase::new(&[48], dir).batch(3).precision(p),
-                RealCase::new(&[45], dir).precision(p),
+                RealCase::new(&[45], dir).batch(5).precision(p),
+                RealCase::new(&[15, 6], dir).precision(p),
                 RealCase::new(&[256], dir).precision(p).in_place(),
                 RealCase::new(&[10, 12], dir).precision(p).planar(),
                 RealCase::new(&[243], dir).batch(3).precision(p),

@@ -40,6 +40,26 @@ fn long_real_axes_use_edge_passes() {
 }
 
 #[test]
+fn odd_leaves_run_transforms_in_twins() {
+    // One kernel loads x and y and transforms x + i y: R2C along any batch of two or more (an odd count
+    // shares its middle transform between two pairs, except in place), C2R along an even count; in 2D and
+    // 3D along an outer axis; planar, strided, in place.
+    for p in [Prec::Single, Prec::Double] {
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            for (n, batch) in [(3, 2), (15, 4), (81, 5), (2187, 2)] {
+                assert_accurate(RealCase::new(&[n], dir).batch(batch).precision(p));
+            }
+            assert_accurate(RealCase::new(&[25, 6], dir).precision(p).planar());
+            assert_accurate(RealCase::new(&[9, 3, 4], dir).precision(p).batch(2));
+            assert_accurate(RealCase::new(&[45], dir).precision(p).batch(4).spread(3));
+            for batch in [2, 3] {
+                assert_accurate(RealCase::new(&[63], dir).precision(p).batch(batch).in_place());
+            }
+        }
+    }
+}
+
+#[test]
 fn odd_r2c_runs_transforms_in_twins() {
     // Past one kernel an odd R2C runs transform t and t + count / 2 as one complex FFT: an odd count (3, 5)
     // shares its middle transform between two pairs, an even one (4, in place) does not, and in 2D the

@@ -52,6 +52,40 @@ pub enum RealStage {
     C2rPre,
     /// C2R of odd length n: n/2 + 1 inputs, the rest by Hermitian symmetry.
     HermExpand,
+    /// Two R2C transforms of odd length n as one complex FFT of x + i y (the input side's pairs): the n/2 + 1
+    /// outputs of x, then those of y `twin_out` output elements further. Slots below `lone` (whose twin
+    /// another slot's transform is) store x only.
+    TwinSplit {
+        twin_out: usize,
+        lone: usize,
+    },
+    /// The inverse: the n/2 + 1 inputs of X and, `twin_in` input elements further, of Y become Z = X + i Y,
+    /// each extended by Hermitian symmetry; the output side's pairs take the real and imaginary parts.
+    TwinMerge {
+        twin_in: usize,
+    },
+}
+
+impl RealStage {
+    fn code(self) -> u8 {
+        match self {
+            RealStage::None => 0,
+            RealStage::R2cPost => 1,
+            RealStage::C2rPre => 2,
+            RealStage::HermExpand => 3,
+            RealStage::TwinSplit { .. } => 4,
+            RealStage::TwinMerge { .. } => 5,
+        }
+    }
+
+    /// How much further than its own transform the stage reads and writes.
+    fn twin_offsets(self) -> (usize, usize) {
+        match self {
+            RealStage::TwinMerge { twin_in } => (twin_in, 0),
+            RealStage::TwinSplit { twin_out, .. } => (0, twin_out),
+            _ => (0, 0),
+        }
+    }
 }
 
 /// Everything that specialises one Stockham kernel.
@@ -112,13 +146,15 @@ impl StockhamKernel {
 
     pub fn reach_in(&self) -> Reach {
         let full = Reach::of(self.in_count, self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar);
-        self.guarded(full, self.load_factor.as_ref(), self.in_count, self.in_stride, |d| d.in_stride)
+        let own = self.guarded(full, self.load_factor.as_ref(), self.in_count, self.in_stride, |d| d.in_stride);
+        Reach { positions: own.positions + self.real_stage.twin_offsets().0, ..own }
     }
 
     pub fn reach_out(&self) -> Reach {
         let full =
             Reach::of(self.out_count, self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar);
-        self.guarded(full, self.store_factor.as_ref(), self.out_count, self.out_stride, |d| d.out_stride)
+        let own = self.guarded(full, self.store_factor.as_ref(), self.out_count, self.out_stride, |d| d.out_stride);
+        Reach { positions: own.positions + self.real_stage.twin_offsets().1, ..own }
     }
 
     /// The reach of a side whose factor leaves out elements past its limit. When every position the factor
@@ -159,9 +195,10 @@ impl StockhamKernel {
     }
 
     fn mode(&self, kind: ElementKind, stride: usize, batch0_stride: Option<usize>) -> u8 {
+        // A row of adjacent pairs (x_2n, x_2n+1) spans twice the elements; pairs far apart (two transforms'
+        // reals, `half` apart) are a row of reals and another one `half` further.
         let unit = match kind {
             ElementKind::RealPairs { half: 1 } => 2,
-            ElementKind::RealPairs { .. } => 0,
             _ => 1,
         };
         if self.lanes > 1 && stride == unit {
@@ -235,15 +272,9 @@ impl StockhamKernel {
             .set("OUT_MODE", self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)))
             .set("IN_COUNT", self.in_count)
             .set("OUT_COUNT", self.out_count)
-            .set(
-                "REAL_STAGE",
-                match self.real_stage {
-                    RealStage::None => 0,
-                    RealStage::R2cPost => 1,
-                    RealStage::C2rPre => 2,
-                    RealStage::HermExpand => 3,
-                },
-            )
+            .flag("IN_PAIRS_APART", matches!(self.in_kind, ElementKind::RealPairs { half } if half != 1))
+            .flag("OUT_PAIRS_APART", matches!(self.out_kind, ElementKind::RealPairs { half } if half != 1))
+            .set("REAL_STAGE", self.real_stage.code())
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
             .flag("OUT_STREAM", self.streaming_store)
@@ -251,6 +282,15 @@ impl StockhamKernel {
             .set("RT_OFF", stockham_table_len(&self.radices));
         if let Some(n0) = self.plane_n0 {
             d.set("PLANE_N0", n0);
+        }
+        match self.real_stage {
+            RealStage::TwinSplit { twin_out, lone } => {
+                d.set("TWIN_OUT", twin_out).set("TWIN_LONE", lone);
+            }
+            RealStage::TwinMerge { twin_in } => {
+                d.set("TWIN_IN", twin_in);
+            }
+            _ => {}
         }
         let (load_off, store_off) = self.factor_offsets();
         self.factor_defines(&mut d, "LOAD", self.load_factor.as_ref(), load_off, self.in_count);

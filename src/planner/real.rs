@@ -1,10 +1,10 @@
 //! The real axis (axis 0) of R2C and C2R transforms.
 //!
 //! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
-//! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores. When the
-//! complex FFT is too long for one kernel (or has a prime factor above 13), the real stage becomes an elementwise
-//! pass of its own, before (C2R) or after (R2C) the complex transform through scratch; there an odd R2C of
-//! two or more transforms runs them in pairs, x + i y, as half as many complex FFTs.
+//! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two
+//! transforms x and y at a time as one FFT of x + i y where the batch allows. When the complex FFT is too long
+//! for one kernel (or has a prime factor above 13), the real stage becomes an elementwise pass of its own,
+//! before (C2R) or after (R2C) the complex transform through scratch, with the same pairing.
 
 use super::scratch::TransformScratch;
 use super::{factor, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
@@ -29,6 +29,10 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         if n % 2 == 0 {
             leaf.stage = RealStage::R2cPost;
             leaf.out_count = m + 1;
+        } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst, |count| count >= 2) {
+            leaf = job(n, &twins.pairs, src, dst, (Side::RealTwins { half: twins.in_apart }, Side::Complex));
+            leaf.stage = RealStage::TwinSplit { twin_out: twins.out_apart, lone: twins.lone };
+            leaf.out_count = n / 2 + 1;
         } else {
             leaf.out_count = n / 2 + 1;
         }
@@ -60,6 +64,14 @@ fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
     let split = ElementwiseOp::TwinSplit { twin_out: twins.out_apart, lone: twins.lone };
     let split = ctx.elementwise(split, scratch.drain(&pairs, n))?;
     Ok(Some(Node::RealAxis { n, children: vec![complex, split] }))
+}
+
+/// The pairs of an odd-length leaf (one kernel loads both transforms of a pair before it stores either).
+/// In place, the middle transform of an odd count, which two pairs would read and one write, rules pairs
+/// out: another work-group could overwrite it before its second reader loads it.
+fn leaf_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef, suits: fn(usize) -> bool) -> Option<Twins> {
+    let even: fn(usize) -> bool = |count| count >= 2 && count % 2 == 0;
+    Twins::along(ctx, batch, src, dst, if ctx.same_storage(src, dst) { even } else { suits })
 }
 
 /// Transforms t and t + count / 2 of the outermost batch dimension whose count `suits`.
@@ -99,6 +111,10 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         if n % 2 == 0 {
             leaf.stage = RealStage::C2rPre;
             leaf.in_count = m + 1;
+        } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst, |count| count >= 2 && count % 2 == 0) {
+            leaf = job(n, &twins.pairs, src, dst, (Side::Complex, Side::RealTwins { half: twins.out_apart }));
+            leaf.stage = RealStage::TwinMerge { twin_in: twins.in_apart };
+            leaf.in_count = n / 2 + 1;
         } else {
             leaf.stage = RealStage::HermExpand;
             leaf.in_count = n / 2 + 1;
