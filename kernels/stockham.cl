@@ -28,6 +28,9 @@
  *                                 IN_COUNT..N-1 are zero too.
  *   STORE_MUL                     output element k becomes conj(y_k) times the STORE_ table entry, found the
  *                                 same way; elements past STORE_LIMIT are not written
+ *   MID_MUL                       Bluestein's whole convolution in one kernel: after the passes, element k
+ *                                 becomes conj(y_k) times table entry MID_OFF + k (every lane alike), and the
+ *                                 passes run a second time
  *   POST_TW                       0, or the four-step twiddle on output element k of a transform with batch
  *                                 coordinates c: w_n^e, e = c[PT_C] * (sum_d m_d c[d] + kmul k) mod n.
  *                                 POST_TW_LANES: e = (c0 + lane) kmul k, with a per-lane factor table.
@@ -486,7 +489,25 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     SLOT_BARRIER();
 #endif
 
-    /* ---- Stockham passes, alternating A -> B -> A ... ---- */
+    /* ---- Stockham passes, alternating A -> B -> A ..., into F (twice with MID_MUL) ---- */
+#if NPASS % 2 == 1
+    __local V *fre = bre, *fim = bim;
+#else
+    __local V *fre = are, *fim = aim;
+#endif
+    for (int round = 0; round < (MID_MUL ? 2 : 1); round++) {
+#if MID_MUL
+    if (round == 1) {
+        for (int k = lid; k < N; k += P) {
+            V xr = fre[LIX(k)], xi = -fim[LIX(k)];
+            __global const REAL *f_ = tw + 2 * (MID_OFF + k);
+            CMUL(xr, xi, xr, xi, f_[0], f_[1]);
+            are[LIX(k)] = xr;
+            aim[LIX(k)] = xi;
+        }
+        SLOT_BARRIER();
+    }
+#endif
 #if NPASS >= 1
     STEP(1, are, aim, bre, bim);
 #endif
@@ -526,11 +547,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #if NPASS > 12
 #error "at most 12 passes"
 #endif
-#if NPASS % 2 == 1
-    __local V *fre = bre, *fim = bim;
-#else
-    __local V *fre = are, *fim = aim;
-#endif
+    }
 
     /* ---- store OUT_COUNT elements (and the twin split's second transform, TWIN_OUT further) ---- */
     for (int twin = 0; twin < TWIN_STORES; twin++) {

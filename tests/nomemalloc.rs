@@ -41,6 +41,17 @@ fn mixed_lengths_with_a_square_factor() {
     }
 }
 
+/// Lengths with a prime factor above 13: Bluestein's whole convolution in one kernel (289 = 17^2, 4097 =
+/// 17 x 241), or as the passes of an in-place split (17408 = 32 x 17 x 32, 17^2 x 2^12 = 1088 x 1088).
+#[test]
+fn lengths_with_large_prime_factors() {
+    for (n, p) in [(289, Prec::Double), (4097, Prec::Single), (17 * 1024, Prec::Single), (289 << 12, Prec::Single)] {
+        let case = Case::new(&[n]).precision(p).in_place().no_mem_alloc(true);
+        let rmse = case.run();
+        assert!(rmse <= bluestein_tolerance(p), "rmse {rmse:.3e} for {case:?}");
+    }
+}
+
 #[test]
 fn multidimensional_with_a_long_axis() {
     checked(Case::new(&[1 << 14, 3]).in_place().no_mem_alloc(true));

@@ -1,6 +1,6 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
-use super::bluestein::IndexedFactor;
+use super::bluestein::{Factor, IndexedFactor};
 use super::twiddle::{mul_mod, split_table, split_table_shape, stockham_offsets, stockham_table, unit_root};
 use super::{
     Defines, KernelSource, Precision, Reach, ACCESS_CL, BUTTERFLIES_CL, COMMON_CL, LANES_CL, LAYOUT_CL, REAL_CL,
@@ -120,6 +120,9 @@ pub struct StockhamKernel {
     /// Elementwise factors applied on load and (after conjugating) on store.
     pub load_factor: Option<IndexedFactor>,
     pub store_factor: Option<IndexedFactor>,
+    /// Bluestein's convolution in one kernel: the passes, conjugation and this factor (the chirp's spectrum),
+    /// the passes again.
+    pub mid_factor: Option<Factor>,
     /// Four-step twiddle applied to each output element.
     pub post_twiddle: Option<PostTwiddle>,
     /// Offsets may exceed 2^32 elements.
@@ -292,9 +295,10 @@ impl StockhamKernel {
             }
             _ => {}
         }
-        let (load_off, store_off) = self.factor_offsets();
+        let (load_off, store_off, mid_off) = self.factor_offsets();
         self.factor_defines(&mut d, "LOAD", self.load_factor.as_ref(), load_off, self.in_count);
         self.factor_defines(&mut d, "STORE", self.store_factor.as_ref(), store_off, self.out_count);
+        d.flag("MID_MUL", self.mid_factor.is_some()).set("MID_OFF", mid_off);
         let offsets = stockham_offsets(&self.radices);
         let mut span = 1;
         for (q, (&radix, &offset)) in self.radices.iter().zip(&offsets).enumerate() {
@@ -379,6 +383,9 @@ impl StockhamKernel {
         for f in [&self.load_factor, &self.store_factor].into_iter().flatten() {
             table.extend(f.factor.table().iter());
         }
+        if let Some(f) = &self.mid_factor {
+            table.extend(f.table().iter());
+        }
         table
     }
 
@@ -406,11 +413,12 @@ impl StockhamKernel {
         table
     }
 
-    /// Table offsets of the load and store factors.
-    fn factor_offsets(&self) -> (usize, usize) {
+    /// Table offsets of the load, store and middle factors.
+    fn factor_offsets(&self) -> (usize, usize, usize) {
         let load = stockham_table_len(&self.radices) + self.stage_table_len();
         let store = load + self.load_factor.as_ref().map_or(0, |f| f.factor.table_len());
-        (load, store)
+        let mid = store + self.store_factor.as_ref().map_or(0, |f| f.factor.table_len());
+        (load, store, mid)
     }
 
     fn stage_table_len(&self) -> usize {
@@ -515,6 +523,7 @@ mod tests {
             out_count: n,
             load_factor: None,
             store_factor: None,
+            mid_factor: None,
             post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
             streaming_store: false,

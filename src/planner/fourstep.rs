@@ -38,12 +38,13 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         if job.load_factor.is_some() || job.store_factor.is_some() {
             return fail(ErrorKind::NotImplemented, "fused factors need the four-step with scratch");
         }
-        let Some((a, b)) = in_place_split(n, max_leaf) else {
+        let Some((a, b)) = in_place_split(n, &|len| ctx.one_kernel_pass(len)) else {
             return fail(
                 ErrorKind::NotImplemented,
                 format!(
-                    "length {n} is not a * b * a with a <= {max_leaf} (and b splitting the same way when longer), \
-                     the form a transform without scratch (CLFFT_REQUEST_LIB_NOMEMALLOC) needs"
+                    "length {n} is not a * b * a with a one kernel long (a <= {max_leaf}, or Bluestein's \
+                     convolution for a fitting one kernel) and b one kernel long or splitting the same way, the \
+                     form a transform without scratch (CLFFT_REQUEST_LIB_NOMEMALLOC) needs"
                 ),
             );
         };
@@ -149,7 +150,6 @@ fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
 fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_place: bool) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
-    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
     if in_place {
         if job.in_side != Side::Complex || job.out_side != Side::Complex || job.stage != RealStage::None {
             return fail(ErrorKind::NotImplemented, "a long real axis needs scratch");
@@ -195,7 +195,8 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
             by_input(between),
         );
         let middle = Job { post_twiddle: middle.twiddle, ..Job::complex(n2.as_written(), batch, between, between) };
-        children.push(if b > max_leaf && in_place { in_place_middle(ctx, middle)? } else { ctx.plan_job(middle)? });
+        let middle_splits = in_place && !ctx.one_kernel_pass(b);
+        children.push(if middle_splits { in_place_middle(ctx, middle)? } else { ctx.plan_job(middle)? });
     }
 
     // Pass 3 reads row (k2, k3) at n1 + r k2 + r b k3; with scratch it stores X[k3 + c k2 + c b k1] in place.
@@ -233,8 +234,7 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
 
 /// A middle pass too long for one kernel, without scratch: the same decomposition again, on its own.
 fn in_place_middle(ctx: &mut Ctx, job: Job) -> Result<Node> {
-    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
-    match in_place_split(job.fft.count, max_leaf) {
+    match in_place_split(job.fft.count, &|len| ctx.one_kernel_pass(len)) {
         Some((a, b)) => three_pass(ctx, job, (a, b, a), true),
         None => fail(ErrorKind::Bugcheck, "a middle length without an in-place split"),
     }
@@ -343,17 +343,17 @@ fn same_positions(ctx: &Ctx, job: &Job) -> bool {
         && [job.fft].iter().chain(&job.batch).all(|d| d.in_axis == d.out_axis && d.in_mul == d.out_mul)
 }
 
-/// The split n = a * b * a of an in-place four-step: a at most one kernel long, preferring b = 1 (three
-/// passes), then b at most one kernel (four passes) and at least `MIN_MIDDLE`, then a b that splits the same
-/// way again; the largest a first.
-fn in_place_split(n: usize, max_leaf: usize) -> Option<(usize, usize)> {
+/// The split n = a * b * a of an in-place four-step: a pass of a runs in one kernel (`one_kernel`),
+/// preferring b = 1 (three passes), then b in one kernel (four passes) and at least `MIN_MIDDLE`, then a b
+/// that splits the same way again; the largest a first.
+fn in_place_split(n: usize, one_kernel: &dyn Fn(usize) -> bool) -> Option<(usize, usize)> {
     let mut candidates: Vec<(usize, usize)> = factor::divisors(n)
         .into_iter()
-        .filter(|&a| a > 1 && a <= max_leaf && n % (a * a) == 0)
+        .filter(|&a| a > 1 && n % (a * a) == 0 && one_kernel(a))
         .map(|a| (a, n / (a * a)))
         .collect();
-    candidates.sort_by_key(|&(a, b)| (b > 1, b > max_leaf, b < MIN_MIDDLE, std::cmp::Reverse(a)));
-    candidates.into_iter().find(|&(_, b)| b <= max_leaf || in_place_split(b, max_leaf).is_some())
+    candidates.sort_by_key(|&(a, b)| (b > 1, !one_kernel(b), b < MIN_MIDDLE, std::cmp::Reverse(a)));
+    candidates.into_iter().find(|&(_, b)| one_kernel(b) || in_place_split(b, one_kernel).is_some())
 }
 
 /// (x * y) mod m without overflow.
@@ -422,6 +422,7 @@ mod tests {
 
     #[test]
     fn in_place_splits_prefer_fewer_passes_then_middles_of_16_then_longer_outer_factors() {
+        let in_place_split = |n, max_leaf: usize| super::in_place_split(n, &|len| len <= max_leaf);
         assert_eq!(in_place_split(1 << 20, 4096), Some((1024, 1)));
         assert_eq!(in_place_split(1 << 26, 4096), Some((2048, 16)));
         assert_eq!(in_place_split(1 << 27, 4096), Some((2048, 32)));

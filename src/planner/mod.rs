@@ -20,7 +20,7 @@ pub mod tree;
 #[cfg(test)]
 mod test_device;
 
-use crate::codegen::bluestein::IndexedFactor;
+use crate::codegen::bluestein::{Factor, IndexedFactor};
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
 use crate::codegen::{KernelSpec, Precision, Reach};
@@ -258,6 +258,8 @@ struct Job {
     /// element and batch coordinates.
     load_factor: Option<IndexedFactor>,
     store_factor: Option<IndexedFactor>,
+    /// Bluestein's convolution in one leaf: the chirp spectrum between two rounds of passes.
+    mid_factor: Option<Factor>,
     /// Some(n0): the fft is a plane of contiguous rows n0 long, transformed along both axes in one leaf.
     plane_n0: Option<usize>,
 }
@@ -283,6 +285,7 @@ impl Job {
             out_count: fft.count,
             load_factor: None,
             store_factor: None,
+            mid_factor: None,
             plane_n0: None,
         }
     }
@@ -322,6 +325,16 @@ impl Ctx<'_> {
         leaf::max_leaf(self.device, self.problem.precision)
     }
 
+    /// True when one kernel transforms `n` points without scratch as a pass of a split: a smooth length up to
+    /// the split leaf, or Bluestein's whole convolution.
+    fn one_kernel_pass(&self, n: usize) -> bool {
+        if factor::is_smooth(n) {
+            n <= leaf::max_split_leaf(self.device, self.problem.precision)
+        } else {
+            bluestein::fits_one_kernel(self, n)
+        }
+    }
+
     /// A leaf for the job if one kernel can take it, otherwise a four-step decomposition.
     fn plan_job(&mut self, job: Job) -> Result<Node> {
         let n = job.fft.count;
@@ -330,9 +343,13 @@ impl Ctx<'_> {
             self.leaf(job)
         } else if !factor::is_smooth(n) {
             // A smooth factor runs as the (twiddled) column pass of a four-step; only the rest, as rows
-            // without a twiddle of their own, needs Bluestein.
+            // without a twiddle of their own, needs Bluestein. Without scratch, Bluestein in one kernel takes
+            // the whole length where it can, and longer lengths split in place.
             let smooth = factor::smooth_part(n);
-            if smooth > 1 && job.post_twiddle.is_none() {
+            let one_kernel = bluestein::fits_one_kernel(self, n);
+            if self.problem.no_scratch && !one_kernel {
+                fourstep::plan(self, job)
+            } else if smooth > 1 && job.post_twiddle.is_none() && !(self.problem.no_scratch && one_kernel) {
                 fourstep::plan_split(self, job, n / smooth, smooth)
             } else if rader::suits(self, &job) {
                 rader::plan(self, job)
@@ -437,6 +454,7 @@ impl Ctx<'_> {
             out_count: job.out_count,
             load_factor: job.load_factor,
             store_factor: job.store_factor,
+            mid_factor: job.mid_factor,
             post_twiddle: job.post_twiddle,
             streaming_store: false,
             plane_n0: job.plane_n0,
@@ -529,7 +547,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -545,6 +563,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.post_twiddle.is_some() { " +twiddle" } else { "" },
         if k.streaming_store { " +stream" } else { "" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
-        if k.store_factor.is_some() { " +store factor" } else { "" }
+        if k.store_factor.is_some() { " +store factor" } else { "" },
+        if k.mid_factor.is_some() { " +convolution" } else { "" }
     )
 }
