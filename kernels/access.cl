@@ -69,6 +69,9 @@
 #define OUT_LANES(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_re + (p) + out_half))
 #if defined(OUT_PAIRS_APART) && OUT_PAIRS_APART
 #define OUT_ROW(p, re, im) OUT_LANES(p, re, im)
+/* A lone transform's own half: the twin half belongs to another transform, stored elsewhere. */
+#define OUT_AT_OWN(p, re, im) (out_re[p] = (re))
+#define OUT_ROW_OWN(p, re, im) STORE_OUT_V(re, out_re + (p))
 #else
 #define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + (p), re, im)
 #endif
@@ -76,6 +79,11 @@
 #define OUT_AT(p, re, im) (out_re[p] = (re))
 #define OUT_ROW(p, re, im) STORE_OUT_V(re, out_re + (p))
 #define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
+#endif
+
+#ifndef OUT_AT_OWN
+#define OUT_AT_OWN(p, re, im) OUT_AT(p, re, im)
+#define OUT_ROW_OWN(p, re, im) OUT_ROW(p, re, im)
 #endif
 
 /* Interleaved (re, im) pairs <-> vectors of real and imaginary parts. */

@@ -15,6 +15,8 @@
  *   OP_RADER_PRODUCT  conj(x_k) times entry k for k < N - 1, A_0 kept at N (table: Rader's spectrum)
  *   OP_RADER_SCATTER  x_0 + conj(z_q) to output g^-q, x_0 + A_0 to output 0, outputs below OUT_COUNT only
  *                     (table: g^-q as REALs; runs over q < N - 1)
+ * LONE_DIM: a transform at coordinate 0 of that batch dimension stores no twin half of pairs far apart on
+ * output (OUT_AT_OWN); another pair stores that transform as its own.
  * Each work-item runs PER_ITEM consecutive elements of the LOOP_COUNT.
  * PAIRED (the real stages on CPUs at unit strides, VW lanes): output k and its mirror N - k read the same two inputs and
  * share the root (w_2N^(N-k) = -conj(w_2N^k)), so a work-item takes CHUNKS_PER_ITEM chunks of VW outputs
@@ -33,12 +35,19 @@
 #define OP_TWIN_MERGE 9
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
+#define STORE(p, re, im)                                                                            \
+    do {                                                                                            \
+        if (lone)                                                                                   \
+            OUT_AT_OWN(p, re, im);                                                                  \
+        else                                                                                        \
+            OUT_AT(p, re, im);                                                                      \
+    } while (0)
 
 /* Element k of the transform at input offset ib and output offset ob. */
 AI void element(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                 __global REAL *out_im, __global const REAL *tw, const IDX in_stride, const IDX out_stride,
                 const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k, const IDX t,
-                const REAL conj_in, const REAL conj_out, const REAL scale) {
+                const int lone, const REAL conj_in, const REAL conj_out, const REAL scale) {
     REAL xr = K(0.0), xi = K(0.0);
     IDX dest = k;
 #if OP == OP_R2C_POST
@@ -72,7 +81,7 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     if (k == 0) {
         REAL ar, ai;
         ELEMENT(N, ar, ai);
-        OUT_AT(ob, (x0r + ar) * scale, (x0i + ai) * scale * conj_out);
+        STORE(ob, (x0r + ar) * scale, (x0i + ai) * scale * conj_out);
     }
     if (dest >= OUT_COUNT)
         return;
@@ -106,7 +115,7 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     xi = xr * w[1] + xi * w[0];
     xr = yr;
 #endif
-    OUT_AT(ob + dest * out_stride, xr * scale, xi * scale * conj_out);
+    STORE(ob + dest * out_stride, xr * scale, xi * scale * conj_out);
 }
 
 
@@ -144,8 +153,14 @@ AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, _
 /* Outputs first .. last - 1 of one transform, element by element. */
 #define ELEMENTS(first, last)                                                                       \
     for (IDX k = (first); k < (last); k++)                                                          \
-    element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, t, conj_in, \
-            conj_out, scale)
+    element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, t, lone, \
+            conj_in, conj_out, scale)
+#endif
+
+#ifdef LONE_DIM
+#define LONE(coord) ((coord)[LONE_DIM] == 0)
+#else
+#define LONE(coord) 0
 #endif
 
 __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
@@ -164,6 +179,7 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
     if (c0 > CHUNKS && get_global_id(0) > 0)
         return;
     transform_position(params, t, coord, &ib, &ob);
+    const int lone = LONE(coord);
     if (get_global_id(0) == 0) {
         if (CHUNKS == 0) {
             ELEMENTS(0, OUT_COUNT);
@@ -180,15 +196,16 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
     if (k0 >= LOOP_COUNT)
         return;
     transform_position(params, t, coord, &ib, &ob);
+    const int lone = LONE(coord);
     /* A full run has a constant trip count, which the compiler vectorizes. */
     if (k0 + PER_ITEM <= LOOP_COUNT) {
         for (int e = 0; e < PER_ITEM; e++)
             element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e, t,
-                    conj_in, conj_out, scale);
+                    lone, conj_in, conj_out, scale);
     } else {
         for (IDX k = k0; k < LOOP_COUNT; k++)
             element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, t,
-                    conj_in, conj_out, scale);
+                    lone, conj_in, conj_out, scale);
     }
 #endif
 }

@@ -18,8 +18,12 @@
  *                                 STAGE_C2R_PRE (IN_COUNT = N + 1), or STAGE_HERM_EXPAND (odd C2R: IN_COUNT = N/2 + 1, the rest
  *                                 by Hermitian symmetry); RT_OFF locates the real-transform roots.
  *                                 Two odd real transforms per lane: STAGE_TWIN_SPLIT (R2C of x + i y, OUT_COUNT =
- *                                 N/2 + 1 outputs of x, then of y TWIN_OUT further, but not for transforms below
- *                                 TWIN_LONE) and STAGE_TWIN_MERGE (C2R: X and, TWIN_IN further, Y to X + i Y)
+ *                                 N/2 + 1 outputs of x, then of y TWIN_OUT further) and STAGE_TWIN_MERGE (C2R: X
+ *                                 and, TWIN_IN further, Y to X + i Y)
+ *   LONE_DIM                      when defined, transforms at coordinate 0 of that batch dimension store no twin
+ *                                 (the split's y, or the imaginary half of pairs far apart on output): with an
+ *                                 odd count of transforms the middle one is the twin of pair 0 and the own
+ *                                 transform of the last pair, which stores it
  *   LOAD_MUL                      multiply input element n of lane l by table entry LOAD_OFF + j,
  *                                 j = LOAD_KMUL n + LOAD_BASE(coordinates of l) (Bluestein's chirp); LOAD_LANES
  *                                 when j differs between lanes, LOAD_STEP1 when it grows by one from lane
@@ -77,7 +81,13 @@
 #define TWIN_STORES 2
 #else
 #define TWIN_STORES 1
-#define TWIN_LONE 0
+#endif
+#ifdef LONE_DIM
+#define LANE_LONE(l) lone[l]
+#define NONE_LONE (!any_lone)
+#else
+#define LANE_LONE(l) 0
+#define NONE_LONE 1
 #endif
 
 #if P > 1
@@ -285,14 +295,17 @@
         VSTOREV(xr, sr_);                                                                           \
         VSTOREV(xi, si_);                                                                           \
         UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            if (LANE_STORES(l_) && STORE_IN(l_, k))                                                 \
-                OUT_AT(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                           \
+            if (LANE_STORES(l_) && STORE_IN(l_, k)) {                                               \
+                if (LANE_LONE(l_))                                                                  \
+                    OUT_AT_OWN(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                   \
+                else                                                                                \
+                    OUT_AT(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                       \
+            }                                                                                       \
         }                                                                                           \
     } while (0)
 
-/* Whether lane l stores: a transform of the batch, and on a twin store not one whose twin is stored by
- * another slot. */
-#define LANE_STORES(l) (t0 + (l) < batch && (twin == 0 || t0 + (l) >= TWIN_LONE))
+/* Whether lane l stores: a transform of the batch, and on the split's twin store not a lone one. */
+#define LANE_STORES(l) (t0 + (l) < batch && (twin == 0 || !LANE_LONE(l)))
 
 __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
@@ -346,6 +359,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const int tw_lane_form = POST_TW == POST_TW_LANES && lanes_adjacent;
 #endif
 #endif
+#ifdef LONE_DIM
+    /* Lanes whose twin another slot stores; any_lone when the slot has one. */
+    int lone[VW], any_lone = 0;
+#endif
     /* Each lane's first factor entry, and the largest of them. */
 #if LOAD_MUL
     IDX lf_base[VW], lf_top = 0;
@@ -360,6 +377,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             if (t0 + l < batch)
                 next_transform(params, coord, &ib[l], &ob[l]);
         }
+#ifdef LONE_DIM
+        lone[l] = coord[LONE_DIM] == 0;
+        any_lone |= lone[l];
+#endif
 #if LOAD_MUL
         lf_base[l] = LOAD_BASE(coord);
         lf_top = max(lf_top, lf_base[l]);
@@ -566,7 +587,11 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         TRANSPOSE(xr);
         TRANSPOSE(xi);
         UNROLL for (int l = 0; l < VW; l++) {
-            if (LANE_STORES(l))
+            if (!LANE_STORES(l))
+                continue;
+            if (LANE_LONE(l))
+                OUT_ROW_OWN(ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);
+            else
                 OUT_ROW(ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);
         }
     }
@@ -579,7 +604,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int k = lid; k < OUT_COUNT; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
-        if (lanes_adjacent && STORE_ALL_IN(k) && LANE_STORES(0))
+        if (lanes_adjacent && STORE_ALL_IN(k) && NONE_LONE)
             OUT_LANES(ob[0] + (IDX)k * out_stride, xr, xi);
         else
             SCATTER_OUT(k, xr, xi);

@@ -41,9 +41,9 @@ fn long_real_axes_use_edge_passes() {
 
 #[test]
 fn odd_leaves_run_transforms_in_twins() {
-    // One kernel loads x and y and transforms x + i y: R2C along any batch of two or more (an odd count
-    // shares its middle transform between two pairs, except in place), C2R along an even count; in 2D and
-    // 3D along an outer axis; planar, strided, in place.
+    // One kernel loads x and y and transforms x + i y along any batch of two or more (an odd count shares
+    // its middle transform between two pairs, except in place, where an odd count runs one by one); in 2D
+    // and 3D along an outer axis; planar, strided, in place.
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {
             for (n, batch) in [(3, 2), (15, 4), (81, 5), (2187, 2)] {
@@ -74,8 +74,9 @@ fn odd_r2c_runs_transforms_in_twins() {
 
 #[test]
 fn odd_c2r_runs_transforms_in_twins() {
-    // The inverse: along a batch dimension of even count, transforms t and t + count / 2 merge into one
-    // complex FFT whose real and imaginary parts are the two outputs; an odd count (3) runs one by one.
+    // The inverse: transforms t and t + count / 2 merge into one complex FFT whose real and imaginary parts
+    // are the two outputs; with an odd count (3) the middle transform is in two pairs, and the pass that
+    // stores the outputs leaves it out of the first.
     for p in [Prec::Single, Prec::Double] {
         assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(4).precision(p));
         assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(2).precision(p).perturbed());
@@ -85,6 +86,9 @@ fn odd_c2r_runs_transforms_in_twins() {
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(2).spread(2));
     assert_accurate(RealCase::new(&[16807, 2], RealDir::C2R).precision(Prec::Double).planar());
     assert_accurate(RealCase::new(&[16807, 3], RealDir::C2R).batch(2));
+    // An odd count along axis 1, whose coordinate the four-step's last pass tracks; in place.
+    assert_accurate(RealCase::new(&[16807, 3], RealDir::C2R).precision(Prec::Double));
+    assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(5).in_place());
     assert_accurate(RealCase::new(&[20011], RealDir::C2R).batch(6));
 }
 

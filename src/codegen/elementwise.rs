@@ -52,6 +52,9 @@ pub struct ElementwiseKernel {
     /// Consecutive output elements per work-item: many on CPUs, where the loop over them vectorizes and
     /// the transform's position is found once; one on GPUs, whose neighbouring work-items coalesce.
     pub per_item: usize,
+    /// Pairs of odd real transforms far apart on output with an odd count: the transforms at coordinate 0 of
+    /// this batch dimension store no twin half (another pair stores it as its own).
+    pub lone_dim: Option<usize>,
 }
 
 const GROUP: usize = 64;
@@ -198,6 +201,9 @@ impl ElementwiseKernel {
             }
             _ => {}
         }
+        if let Some(dim) = self.lone_dim {
+            d.set("LONE_DIM", dim);
+        }
         KernelSource {
             entry: "fftx_elementwise",
             source: d.program(&[COMMON_CL, LANES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, ELEMENTWISE_CL]),
@@ -243,6 +249,7 @@ mod tests {
             out_planar: false,
             wide_index: false,
             per_item,
+            lone_dim: None,
         }
     }
 

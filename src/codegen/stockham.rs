@@ -53,11 +53,10 @@ pub enum RealStage {
     /// C2R of odd length n: n/2 + 1 inputs, the rest by Hermitian symmetry.
     HermExpand,
     /// Two R2C transforms of odd length n as one complex FFT of x + i y (the input side's pairs): the n/2 + 1
-    /// outputs of x, then those of y `twin_out` output elements further. Slots below `lone` (whose twin
-    /// another slot's transform is) store x only.
+    /// outputs of x, then those of y `twin_out` output elements further (not for lone transforms, see
+    /// `StockhamKernel::lone_dim`).
     TwinSplit {
         twin_out: usize,
-        lone: usize,
     },
     /// The inverse: the n/2 + 1 inputs of X and, `twin_in` input elements further, of Y become Z = X + i Y,
     /// each extended by Hermitian symmetry; the output side's pairs take the real and imaginary parts.
@@ -129,6 +128,9 @@ pub struct StockhamKernel {
     pub wide_index: bool,
     /// Vector stores bypass the caches (non-temporal), where the compiler supports it.
     pub streaming_store: bool,
+    /// Pairs of odd real transforms with an odd count: the transforms at coordinate 0 of this batch dimension
+    /// store no twin (the middle transform, which the last pair stores as its own).
+    pub lone_dim: Option<usize>,
     /// Two axes in one kernel: each transform is an n / n0 x n0 plane of rows n0 points long, contiguous
     /// (`in_stride` and `out_stride` 1); the radices of n0 come first, then those of n / n0.
     pub plane_n0: Option<usize>,
@@ -286,9 +288,12 @@ impl StockhamKernel {
         if let Some(n0) = self.plane_n0 {
             d.set("PLANE_N0", n0);
         }
+        if let Some(dim) = self.lone_dim {
+            d.set("LONE_DIM", dim);
+        }
         match self.real_stage {
-            RealStage::TwinSplit { twin_out, lone } => {
-                d.set("TWIN_OUT", twin_out).set("TWIN_LONE", lone);
+            RealStage::TwinSplit { twin_out } => {
+                d.set("TWIN_OUT", twin_out);
             }
             RealStage::TwinMerge { twin_in } => {
                 d.set("TWIN_IN", twin_in);
@@ -527,6 +532,7 @@ mod tests {
             post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
             streaming_store: false,
+            lone_dim: None,
             plane_n0: None,
         }
     }

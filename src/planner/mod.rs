@@ -234,9 +234,11 @@ enum Side {
     RealPairs,
     Real,
     /// Real values of two transforms `half` reals apart, read as one complex value (two real transforms
-    /// for the price of one complex one).
+    /// for the price of one complex one). With an odd count along the twin axis `lone`, the transforms at
+    /// coordinate 0 of that axis do not store their twin: another pair stores it as its own.
     RealTwins {
         half: usize,
+        lone: Option<Axis>,
     },
 }
 
@@ -380,7 +382,7 @@ impl Ctx<'_> {
                 Side::Complex => ElementKind::Complex,
                 Side::RealPairs => ElementKind::RealPairs { half: layout.strides[0] },
                 Side::Real => ElementKind::Real,
-                Side::RealTwins { half } => ElementKind::RealPairs { half },
+                Side::RealTwins { half, .. } => ElementKind::RealPairs { half },
             },
             planar: layout.planar,
         }
@@ -427,6 +429,7 @@ impl Ctx<'_> {
             None => factor::radices(n),
         };
         let transforms = job.transforms();
+        let lone_dim = lone_dim(&job)?;
         let source = leaf::SourceLayout {
             span: n * input.fft * problem.precision.complex_bytes(),
             lanes_contiguous: input.kind == ElementKind::Complex && batch.first().is_some_and(|d| d.in_stride == 1),
@@ -457,6 +460,7 @@ impl Ctx<'_> {
             mid_factor: job.mid_factor,
             post_twiddle: job.post_twiddle,
             streaming_store: false,
+            lone_dim,
             plane_n0: job.plane_n0,
         };
         let out_bytes = transforms * kernel.out_count * problem.precision.complex_bytes();
@@ -489,6 +493,7 @@ impl Ctx<'_> {
             in_planar: input.planar,
             out_planar: output.planar,
             per_item: leaf::elementwise_per_item(self.device),
+            lone_dim: lone_dim(&job)?,
         };
         kernel.wide_index = self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
@@ -515,6 +520,20 @@ impl Ctx<'_> {
         };
         self.steps.push(Step { kernel, src, dst });
         Node::Leaf { step: self.steps.len() - 1, kind, summary }
+    }
+}
+
+/// The batch dimension (of the job as its kernel sees it) along which pairs of real transforms have a lone
+/// pair, found by the axis it runs along on the destination.
+fn lone_dim(job: &Job) -> Result<Option<usize>> {
+    let lone_axis = [job.in_side, job.out_side].into_iter().find_map(|side| match side {
+        Side::RealTwins { lone, .. } => lone,
+        _ => None,
+    });
+    match lone_axis.map(|axis| job.batch.iter().position(|d| d.out_axis == axis)) {
+        None => Ok(None),
+        Some(Some(dim)) => Ok(Some(dim)),
+        Some(None) => fail(ErrorKind::Bugcheck, "pairs of real transforms lost their twin dimension"),
     }
 }
 
@@ -547,7 +566,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -564,6 +583,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.streaming_store { " +stream" } else { "" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" },
-        if k.mid_factor.is_some() { " +convolution" } else { "" }
+        if k.mid_factor.is_some() { " +convolution" } else { "" },
+        k.lone_dim.map_or(String::new(), |d| format!(" +lone twins on batch dim {d}"))
     )
 }

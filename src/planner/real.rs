@@ -29,9 +29,10 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         if n % 2 == 0 {
             leaf.stage = RealStage::R2cPost;
             leaf.out_count = m + 1;
-        } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst, |count| count >= 2) {
-            leaf = job(n, &twins.pairs, src, dst, (Side::RealTwins { half: twins.in_apart }, Side::Complex));
-            leaf.stage = RealStage::TwinSplit { twin_out: twins.out_apart, lone: twins.lone };
+        } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst) {
+            let pairs = Side::RealTwins { half: twins.in_apart, lone: twins.lone_axis };
+            leaf = job(n, &twins.pairs, src, dst, (pairs, Side::Complex));
+            leaf.stage = RealStage::TwinSplit { twin_out: twins.out_apart };
             leaf.out_count = n / 2 + 1;
         } else {
             leaf.out_count = n / 2 + 1;
@@ -58,7 +59,8 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
     let Some(twins) = Twins::along(ctx, batch, src, dst, |count| count >= 2) else { return Ok(None) };
-    let pairs = job(n, &twins.pairs, src, dst, (Side::RealTwins { half: twins.in_apart }, Side::Complex));
+    // The split pass stores the pairs, the first `lone` of them without their twin.
+    let pairs = job(n, &twins.pairs, src, dst, (Side::RealTwins { half: twins.in_apart, lone: None }, Side::Complex));
     let scratch = TransformScratch::new(ctx, &pairs, n);
     let complex = ctx.plan_job(scratch.fill(&pairs, n))?;
     let split = ElementwiseOp::TwinSplit { twin_out: twins.out_apart, lone: twins.lone };
@@ -69,9 +71,10 @@ fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 /// The pairs of an odd-length leaf (one kernel loads both transforms of a pair before it stores either).
 /// In place, the middle transform of an odd count, which two pairs would read and one write, rules pairs
 /// out: another work-group could overwrite it before its second reader loads it.
-fn leaf_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef, suits: fn(usize) -> bool) -> Option<Twins> {
+fn leaf_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Option<Twins> {
     let even: fn(usize) -> bool = |count| count >= 2 && count % 2 == 0;
-    Twins::along(ctx, batch, src, dst, if ctx.same_storage(src, dst) { even } else { suits })
+    let any: fn(usize) -> bool = |count| count >= 2;
+    Twins::along(ctx, batch, src, dst, if ctx.same_storage(src, dst) { even } else { any })
 }
 
 /// Transforms t and t + count / 2 of the outermost batch dimension whose count `suits`.
@@ -81,8 +84,10 @@ struct Twins {
     /// How far the twin lies on the source and on the destination, in their units.
     in_apart: usize,
     out_apart: usize,
-    /// With an odd count, the pairs whose twin is another pair's own transform (the first `lone`).
+    /// With an odd count, the pairs whose twin is another pair's own transform: the first `lone`, those at
+    /// coordinate 0 of the twin dimension (along `lone_axis` on the destination).
     lone: usize,
+    lone_axis: Option<Axis>,
 }
 
 impl Twins {
@@ -98,6 +103,7 @@ impl Twins {
             in_apart: apart * twin.in_mul * ctx.problem.layout(src).stride(twin.in_axis),
             out_apart: apart * twin.out_mul * ctx.problem.layout(dst).stride(twin.out_axis),
             lone,
+            lone_axis: (twin.count % 2 == 1).then_some(twin.out_axis),
         })
     }
 }
@@ -111,8 +117,9 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         if n % 2 == 0 {
             leaf.stage = RealStage::C2rPre;
             leaf.in_count = m + 1;
-        } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst, |count| count >= 2 && count % 2 == 0) {
-            leaf = job(n, &twins.pairs, src, dst, (Side::Complex, Side::RealTwins { half: twins.out_apart }));
+        } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst) {
+            let pairs = Side::RealTwins { half: twins.out_apart, lone: twins.lone_axis };
+            leaf = job(n, &twins.pairs, src, dst, (Side::Complex, pairs));
             leaf.stage = RealStage::TwinMerge { twin_in: twins.in_apart };
             leaf.in_count = n / 2 + 1;
         } else {
@@ -135,14 +142,15 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 
 /// Pairs of long odd C2R transforms as one complex transform each (the inverse of `r2c_twins`): X + i Y,
 /// extended by symmetry, into scratch, then a complex transform whose real and imaginary parts are the two
-/// outputs. Only along a batch dimension of even count: a lone transform's twin output would have nowhere
-/// to go.
+/// outputs. An odd count pairs the middle transform twice, and the pass that stores the outputs leaves out
+/// pair 0's twin (`lone_axis`). In place too: every input is read into scratch before any output is stored.
 fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
-    let Some(twins) = Twins::along(ctx, batch, src, dst, |count| count >= 2 && count % 2 == 0) else {
+    let Some(twins) = Twins::along(ctx, batch, src, dst, |count| count >= 2) else {
         return Ok(None);
     };
-    let pairs = job(n, &twins.pairs, src, dst, (Side::Complex, Side::RealTwins { half: twins.out_apart }));
+    let pairs = Side::RealTwins { half: twins.out_apart, lone: twins.lone_axis };
+    let pairs = job(n, &twins.pairs, src, dst, (Side::Complex, pairs));
     let scratch = TransformScratch::new(ctx, &pairs, n);
     let merge = ctx.elementwise(ElementwiseOp::TwinMerge { twin_in: twins.in_apart }, scratch.fill(&pairs, n))?;
     let complex = ctx.plan_job(scratch.drain(&pairs, n))?;
