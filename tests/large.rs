@@ -7,7 +7,16 @@ mod common;
 use common::*;
 
 fn checked(case: Case) {
+    let started = std::time::Instant::now();
     let rmse = case.run();
+    let place = if case.in_place { "in place" } else { "out of place" };
+    let mode = if case.no_mem_alloc == Some(true) { ", no scratch" } else { "" };
+    println!(
+        "{:?} {:?} {place}{mode}: rmse {rmse:.2e} (case run in {:.1} s)",
+        case.lengths,
+        case.precision,
+        started.elapsed().as_secs_f64()
+    );
     assert!(rmse <= tolerance(case.precision), "rmse {rmse:.3e} for {case:?}");
 }
 
