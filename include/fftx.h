@@ -360,7 +360,8 @@ fftxResult fftxExecD2Z(fftxHandle plan, fftxDoubleReal *idata, struct fftxDouble
 fftxResult fftxExecZ2D(fftxHandle plan, struct fftxDoubleComplex *idata, fftxDoubleReal *odata);
 
 /*
- Allocates `bytes` of device memory in the default stream's context; `*ptr` receives its address.
+ Allocates `bytes` of device memory in the default stream's context (shared virtual memory where the
+ device has it); `*ptr` receives its address.
  */
 fftxResult fftxMalloc(void **ptr, size_t bytes);
 

@@ -337,6 +337,66 @@ fn copy(dst: *mut c_void, src: *const c_void, bytes: usize, kind: fftxMemcpyKind
     ok(unsafe { fftxMemcpy(dst, src, bytes, kind as fftxMemcpyKind) }, "fftxMemcpy");
 }
 
+/// fftxMalloc gives shared virtual memory where the device has it: the pointer is the memory's own address,
+/// so a transform's result reads back through the pointer itself (mapped, as OpenCL 2.0 asks). On
+/// the other form (a reserved handle, which devices without SVM get) transforms run the same.
+#[test]
+fn device_memory_is_shared_virtual_memory_where_the_device_has_it() {
+    use fftxMemcpyKind_t::*;
+    extern "C" {
+        fn clEnqueueSVMMap(
+            queue: ocl::ffi::cl_command_queue,
+            blocking: u32,
+            flags: u64,
+            svm: *mut c_void,
+            size: usize,
+            waits: u32,
+            wait_list: *const c_void,
+            event: *mut c_void,
+        ) -> i32;
+        fn clEnqueueSVMUnmap(
+            queue: ocl::ffi::cl_command_queue,
+            svm: *mut c_void,
+            waits: u32,
+            wait_list: *const c_void,
+            event: *mut c_void,
+        ) -> i32;
+    }
+    let stream = default_stream().expect("the default stream");
+    println!("default device has SVM buffers: {}", stream.svm_buffers);
+    let n = 64;
+    let x = random_complex(n, 5);
+    let want = reference_batch(&x, &[n], 1, Dir::Forward);
+    let plan = plan_for(&[n], complex_type(Prec::Single), 1);
+    let mut input = Values::new(&interleave(&x), Prec::Single);
+    let handle = fftx::runtime::devmem::allocate(&stream.context, n * 8, false).expect("a reserved handle");
+    for (device, shared) in [(malloc(n * 8), stream.svm_buffers), (handle as *mut c_void, false)] {
+        assert_eq!(fftx::runtime::devmem::is_shared(device as usize), Some(shared));
+        copy(device, input.ptr(), n * 8, FFTX_MEMCPY_HOST_TO_DEVICE);
+        ok(unsafe { fftxExecC2C(plan, device.cast(), device.cast(), FFTX_FORWARD) }, "exec in place");
+        let mut result = Values::zeros(2 * n, Prec::Single);
+        copy(result.ptr(), device, n * 8, FFTX_MEMCPY_DEVICE_TO_HOST);
+        let error = nrmse(&result.complex(), &want);
+        assert!(error < tolerance(Prec::Single), "shared {shared}: error {error:e}");
+        if shared {
+            let queue = stream.queue.raw();
+            let null = ptr::null_mut();
+            // CL_MAP_READ, blocking.
+            assert_eq!(unsafe { clEnqueueSVMMap(queue, 1, 1, device, n * 8, 0, ptr::null(), null) }, 0, "map");
+            let seen: Vec<f32> = unsafe { std::slice::from_raw_parts(device as *const f32, 2 * n) }.to_vec();
+            assert_eq!(unsafe { clEnqueueSVMUnmap(queue, device, 0, ptr::null(), null) }, 0, "unmap");
+            queue_finish(&stream.queue);
+            assert_eq!(Values::Single(seen).complex(), result.complex(), "the pointer holds the result");
+        }
+        ok(fftxFree(device), "free");
+    }
+    ok(fftxDestroy(plan), "destroy");
+}
+
+fn queue_finish(queue: &Queue) {
+    queue.finish().expect("clFinish");
+}
+
 #[test]
 fn device_memory_at_any_offset() {
     use fftxMemcpyKind_t::*;

@@ -691,14 +691,16 @@ pub unsafe extern "C" fn fftxExecZ2D(
     run("fftxExecZ2D", FFTX_EXEC_FAILED, || execute(plan, idata.cast(), odata.cast(), FFTX_INVERSE, FftType::Z2D))
 }
 
-/// Allocates `bytes` of device memory in the default stream's context; `*ptr` receives its address.
+/// Allocates `bytes` of device memory in the default stream's context (shared virtual memory where the
+/// device has it); `*ptr` receives its address.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMalloc(ptr: *mut *mut c_void, bytes: usize) -> fftxResult {
     run("fftxMalloc", FFTX_ALLOC_FAILED, || {
         if ptr.is_null() {
             return invalid("ptr is null");
         }
-        *ptr = devmem::allocate(&default_stream()?.context, bytes)? as *mut c_void;
+        let stream = default_stream()?;
+        *ptr = devmem::allocate(&stream.context, bytes, stream.svm_buffers)? as *mut c_void;
         Ok(())
     })
 }

@@ -375,6 +375,7 @@ mod tests {
             global_mem_bytes: 4 << 30,
             fp64: false,
             native_width_f32: 1,
+            svm_buffers: false,
         }
     }
 

@@ -36,6 +36,7 @@ pub fn cpu() -> DeviceInfo {
         global_mem_bytes: 1 << 33,
         fp64: true,
         native_width_f32: 8,
+        svm_buffers: false,
     }
 }
 

@@ -14,6 +14,13 @@ use ocl::core::ffi::{
 use std::ffi::{c_void, CString};
 use std::ptr;
 
+// OpenCL 2.0's shared virtual memory, which the `ocl` bindings leave out at the 1.2 level fftx builds against;
+// the ICD loader exports them, and only devices reporting SVM are asked.
+extern "C" {
+    fn clSVMAlloc(context: cl_context, flags: u64, size: usize, alignment: u32) -> *mut c_void;
+    fn clSVMFree(context: cl_context, svm_pointer: *mut c_void);
+}
+
 /// A buffer handle as the C APIs pass it.
 pub type RawMem = cl_mem;
 /// An event handle as the C APIs pass it.
@@ -230,6 +237,45 @@ impl Buffer {
         check(err, "clCreateBuffer")?;
         crate::log!(crate::log::Topic::Info, "allocated a device buffer of {bytes} bytes");
         Ok(unsafe { Buffer::from_created(raw) })
+    }
+
+    /// A buffer of `bytes` bytes whose storage is coarse-grained shared virtual memory, and that memory's
+    /// address: one address for the host and the device. The memory is freed when the buffer is destroyed,
+    /// which OpenCL defers until every command using it has completed. Only for devices with SVM buffers.
+    pub fn shared(context: &Context, bytes: usize) -> Result<(Buffer, usize)> {
+        let bytes = bytes.max(1);
+        // SAFETY: clSVMAlloc takes any context and size and returns null on failure.
+        let svm = unsafe { clSVMAlloc(context.0, cl::CL_MEM_READ_WRITE, bytes, 0) };
+        if svm.is_null() {
+            return fail(ErrorKind::OutOfResources, format!("clSVMAlloc could not allocate {bytes} bytes"));
+        }
+        let mut err = 0;
+        let flags = cl::CL_MEM_READ_WRITE | cl::CL_MEM_USE_HOST_PTR;
+        // SAFETY: `svm` is `bytes` bytes of SVM of this context, which a buffer may use as its storage.
+        let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes, svm, &mut err) };
+        if let Err(e) = check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR, SVM)") {
+            // SAFETY: nothing else uses the allocation yet.
+            unsafe { clSVMFree(context.0, svm) };
+            return Err(e);
+        }
+        // SAFETY: `raw` was just created and is owned here.
+        let buffer = unsafe { Buffer::from_created(raw) };
+        // The buffer keeps its context alive until after its destructor callbacks have run.
+        let owner = Box::into_raw(Box::new(SharedMemory { context: context.0 as usize, pointer: svm as usize }));
+        // SAFETY: the callback takes back the box exactly once, when the runtime destroys the buffer.
+        let status = unsafe { cl::clSetMemObjectDestructorCallback(raw, Some(free_shared), owner.cast()) };
+        if let Err(e) = check(status, "clSetMemObjectDestructorCallback") {
+            drop(buffer);
+            // SAFETY: the callback was not registered, so the box and the memory are still ours alone, and
+            // the buffer that used the memory is gone (no command ever used it).
+            unsafe {
+                let owner = Box::from_raw(owner);
+                clSVMFree(owner.context as cl_context, owner.pointer as *mut c_void);
+            }
+            return Err(e);
+        }
+        crate::log!(crate::log::Topic::Info, "allocated {bytes} bytes of shared virtual memory");
+        Ok((buffer, svm as usize))
     }
 
     /// A read-only device buffer initialised from `data` (a small placeholder when `data` is empty).
@@ -570,4 +616,19 @@ pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
         out.extend(devices.into_iter().map(|d| (platform, d)));
     }
     Ok(out)
+}
+
+/// The SVM behind a `Buffer::shared` buffer, freed by its destructor callback.
+struct SharedMemory {
+    context: usize,
+    pointer: usize,
+}
+
+extern "C" fn free_shared(_buffer: cl_mem, owner: *mut c_void) {
+    // SAFETY: `owner` is the box `Buffer::shared` leaked for this buffer, and the runtime calls this once; the
+    // buffer's context is still alive, and no command uses the memory any more.
+    unsafe {
+        let owner = Box::from_raw(owner as *mut SharedMemory);
+        clSVMFree(owner.context as cl_context, owner.pointer as *mut c_void);
+    }
 }

@@ -32,6 +32,8 @@ pub struct DeviceInfo {
     pub fp64: bool,
     /// Preferred SIMD width in lanes for f32, as the driver reports it.
     pub native_width_f32: u32,
+    /// Coarse-grained shared virtual memory buffers (OpenCL 2.0 and later).
+    pub svm_buffers: bool,
 }
 
 impl DeviceInfo {
@@ -47,6 +49,9 @@ impl DeviceInfo {
         )
     }
 }
+
+const CL_DEVICE_SVM_CAPABILITIES: u32 = 0x1053;
+const CL_DEVICE_SVM_COARSE_GRAIN_BUFFER: u64 = 1;
 
 static DEVICES: Lazy<Mutex<HashMap<usize, Arc<DeviceInfo>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
 
@@ -90,6 +95,9 @@ fn query(device: cl_device_id) -> Result<DeviceInfo> {
             global_mem_bytes: device_info_value(device, cl::CL_DEVICE_GLOBAL_MEM_SIZE)?,
             fp64: double_config != 0 || extensions.contains("cl_khr_fp64") || extensions.contains("cl_amd_fp64"),
             native_width_f32: device_info_value(device, cl::CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)?,
+            // An OpenCL 1.x device does not know the query, and has no SVM.
+            svm_buffers: device_info_value::<u64>(device, CL_DEVICE_SVM_CAPABILITIES)
+                .is_ok_and(|caps| caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER != 0),
         })
     }
 }

@@ -1,9 +1,11 @@
 //! Device memory handed to C callers as plain pointers (`fftxMalloc`), and the library's default queue.
 //!
-//! The device here may have no shared virtual memory, so an allocation is an OpenCL buffer named by the start
-//! of an address range reserved with `mmap(PROT_NONE)`: such a pointer can never alias host memory, and any
-//! access to it through the CPU faults instead of corrupting something. A pointer anywhere inside the range
-//! resolves to the buffer and an offset, as pointer arithmetic on device memory does in CUDA.
+//! On a device with shared virtual memory an allocation is SVM, wrapped in a buffer that uses it as storage:
+//! the pointer is the memory's own address, for the device and (mapped) the host. Otherwise it is an OpenCL
+//! buffer named by the start of an address range reserved with `mmap(PROT_NONE)`: such a pointer can never
+//! alias host memory, and any access to it through the CPU faults instead of corrupting something. Either
+//! way a pointer anywhere inside an allocation resolves to its buffer and an offset, as pointer arithmetic on
+//! device memory does in CUDA.
 
 use super::cl::{Buffer, Context, Queue};
 use super::select::default_device;
@@ -17,6 +19,8 @@ use std::sync::Mutex;
 pub struct DefaultStream {
     pub context: Context,
     pub queue: Queue,
+    /// The device has shared virtual memory buffers.
+    pub svm_buffers: bool,
 }
 
 static DEFAULT: OnceCell<DefaultStream> = OnceCell::new();
@@ -28,14 +32,16 @@ pub fn default_stream() -> Result<&'static DefaultStream> {
         crate::log!(crate::log::Topic::Info, "default stream on {}", super::cl::device_name(device)?);
         let context = Context::create(device)?;
         let queue = Queue::create(&context, device, false)?;
-        Ok(DefaultStream { context, queue })
+        Ok(DefaultStream { context, queue, svm_buffers: super::device::device_info(device)?.svm_buffers })
     })
 }
 
 struct Allocation {
     buffer: Buffer,
     bytes: usize,
-    reserved: usize,
+    /// The `mmap` reservation naming a buffer without SVM (its length), or `None` for SVM, which goes with
+    /// its buffer.
+    reserved: Option<usize>,
 }
 
 static TABLE: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
@@ -53,10 +59,16 @@ pub struct DeviceRegion {
     pub available: usize,
 }
 
-/// Allocates `bytes` of device memory in `context` and returns the pointer that names it.
-pub fn allocate(context: &Context, bytes: usize) -> Result<usize> {
+/// Allocates `bytes` of device memory in `context` and returns the pointer that names it: shared virtual
+/// memory when `shared` (the device has SVM buffers and the caller allows them), else a reserved handle.
+pub fn allocate(context: &Context, bytes: usize, shared: bool) -> Result<usize> {
     if bytes == 0 {
         return fail(ErrorKind::InvalidArgValue, "a device allocation of zero bytes");
+    }
+    if shared {
+        let (buffer, start) = Buffer::shared(context, bytes)?;
+        table().insert(start, Allocation { buffer, bytes, reserved: None });
+        return Ok(start);
     }
     let buffer = Buffer::create(context, bytes)?;
     let page = page_size();
@@ -79,7 +91,7 @@ pub fn allocate(context: &Context, bytes: usize) -> Result<usize> {
         );
     }
     let start = start as usize;
-    table().insert(start, Allocation { buffer, bytes, reserved });
+    table().insert(start, Allocation { buffer, bytes, reserved: Some(reserved) });
     Ok(start)
 }
 
@@ -91,8 +103,10 @@ pub fn free(pointer: usize) -> Result<()> {
             format!("{pointer:#x} is not the start of a device allocation (never allocated, or freed)"),
         );
     };
-    // SAFETY: the range was mapped by `allocate` with this length and is unmapped once, here.
-    unsafe { libc::munmap(pointer as *mut libc::c_void, allocation.reserved) };
+    if let Some(reserved) = allocation.reserved {
+        // SAFETY: the range was mapped by `allocate` with this length and is unmapped once, here.
+        unsafe { libc::munmap(pointer as *mut libc::c_void, reserved) };
+    }
     Ok(())
 }
 
@@ -113,6 +127,13 @@ pub fn region(pointer: usize, what: &str) -> Result<DeviceRegion> {
     lookup(pointer).ok_or_else(|| {
         Error::new(ErrorKind::InvalidArgValue, format!("{what} ({pointer:#x}) is not device memory from fftxMalloc"))
     })
+}
+
+/// Whether the allocation a pointer falls in is shared virtual memory; `None` outside device memory.
+pub fn is_shared(pointer: usize) -> Option<bool> {
+    let table = table();
+    let (&start, allocation) = table.range(..=pointer).next_back()?;
+    (pointer - start < allocation.bytes).then_some(allocation.reserved.is_none())
 }
 
 /// Number of live allocations.
