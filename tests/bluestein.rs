@@ -21,8 +21,44 @@ fn primes_up_to_a_thousand() {
 #[test]
 fn large_primes_and_composites() {
     for p in [Prec::Single, Prec::Double] {
-        for n in [4097, 17 * 1024, 65537, 1_000_003] {
+        for n in [4097, 17 * 1024, 65537] {
             assert_accurate(Case::new(&[n]).precision(p), bluestein_tolerance(p));
+        }
+    }
+}
+
+/// From about a thousand points to a million, a prime's error grows by no more than 1.5 times what a
+/// power of two's does (measured: 1.0x single, 0.7x double). 1000003 is also held to the accuracy asked.
+#[test]
+fn error_grows_with_length_no_faster_than_for_powers_of_two() {
+    for p in [Prec::Single, Prec::Double] {
+        let error = |n: usize| Case::new(&[n]).precision(p).run();
+        let (small_prime, large_prime) = (error(1009), error(1_000_003));
+        let (small_smooth, large_smooth) = (error(1024), error(1 << 20));
+        println!("{p:?}: 1009 {small_prime:.2e}, 1000003 {large_prime:.2e}; 1024 {small_smooth:.2e}, 2^20 {large_smooth:.2e}");
+        assert!(large_prime <= bluestein_tolerance(p), "1000003: rmse {large_prime:.3e}");
+        let (prime_growth, smooth_growth) = (large_prime / small_prime, large_smooth / small_smooth);
+        assert!(
+            prime_growth <= 1.5 * smooth_growth,
+            "{p:?}: primes grow {prime_growth:.2}x, powers of two {smooth_growth:.2}x"
+        );
+    }
+}
+
+/// The reference for lengths with large prime factors (Bluestein with exact chirps) matches rustfft where
+/// rustfft computes the prime directly.
+#[test]
+fn the_prime_length_reference_matches_rustfft_on_short_primes() {
+    for n in [17, 19, 23, 29, 31] {
+        for dir in [Dir::Forward, Dir::Backward] {
+            let x = random_complex(3 * n, n as u64);
+            let mut want = x.clone();
+            let mut planner = rustfft::FftPlanner::<f64>::new();
+            let fft = if dir == Dir::Forward { planner.plan_fft_forward(n) } else { planner.plan_fft_inverse(n) };
+            fft.process(&mut want);
+            let got: Vec<_> = x.chunks(n).flat_map(|line| reference_fft(line, &[n], dir)).collect();
+            let error = nrmse(&got, &want);
+            assert!(error < 1e-15, "{n} {dir:?}: {error:.3e}");
         }
     }
 }

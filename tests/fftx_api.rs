@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{random_complex, reference_fft, tolerance, Dir, Prec};
+use common::{nrmse, random_complex, reference_fft, tolerance, Dir, Prec};
 use fftx::api::fftx::fftxResult_t::*;
 use fftx::api::fftx::*;
 use fftx::codegen::Precision;
@@ -19,13 +19,6 @@ use std::ptr;
 
 fn ok(result: fftxResult, what: &str) {
     assert_eq!(result, FFTX_SUCCESS, "{what}");
-}
-
-fn nrmse(got: &[Complex64], want: &[Complex64]) -> f64 {
-    assert_eq!(got.len(), want.len());
-    let err: f64 = got.iter().zip(want).map(|(a, b)| (a - b).norm_sqr()).sum();
-    let norm: f64 = want.iter().map(|b| b.norm_sqr()).sum();
-    (err / norm.max(f64::MIN_POSITIVE)).sqrt()
 }
 
 /// Host values of one precision, as raw bytes the C API takes.

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{context_ptr, queue_ptr, random_complex, reference_fft, tolerance, Dir, Prec, ENV};
+use common::{context_ptr, nrmse, queue_ptr, random_complex, reference_fft, tolerance, Dir, Prec, ENV};
 use fftx::api::clfft::*;
 use fftx::api::fftx::fftxResult_t::*;
 use fftx::api::fftx::*;
@@ -88,13 +88,6 @@ fn counted<T>(status: T) -> T {
 
 fn checked() {
     CHECKED.set(CHECKED.get() + 1);
-}
-
-/// Normalized RMSE of `got` against `want`.
-fn nrmse(got: &[Complex64], want: &[Complex64]) -> f64 {
-    let err: f64 = got.iter().zip(want).map(|(a, b)| (a - b).norm_sqr()).sum();
-    let norm: f64 = want.iter().map(|b| b.norm_sqr()).sum();
-    (err / norm.max(f64::MIN_POSITIVE)).sqrt()
 }
 
 fn precision_of(double: bool) -> Prec {
