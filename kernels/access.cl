@@ -85,6 +85,21 @@
 #define OUT_AT_OWN(p, re, im) OUT_AT(p, re, im)
 #define OUT_ROW_OWN(p, re, im) OUT_ROW(p, re, im)
 #endif
+/* A store of a transform that is lone (stores only its own half) or not. */
+#define OUT_AT_LONE(lone, p, re, im)                                                                \
+    do {                                                                                            \
+        if (lone)                                                                                   \
+            OUT_AT_OWN(p, re, im);                                                                  \
+        else                                                                                        \
+            OUT_AT(p, re, im);                                                                      \
+    } while (0)
+#define OUT_ROW_LONE(lone, p, re, im)                                                               \
+    do {                                                                                            \
+        if (lone)                                                                                   \
+            OUT_ROW_OWN(p, re, im);                                                                 \
+        else                                                                                        \
+            OUT_ROW(p, re, im);                                                                     \
+    } while (0)
 
 /* Interleaved (re, im) pairs <-> vectors of real and imaginary parts. */
 #if VW > 1

@@ -8,15 +8,15 @@
  *   OP_C2R_PRE     X_0..X_N -> Z'_0..Z'_N-1                         (even C2R of length 2N; table: w_2N^k)
  *   OP_EXPAND      X_0..X_N/2 -> X_0..X_N-1 by symmetry              (odd C2R)
  *   OP_TWIN_SPLIT  Z_0..Z_N-1 -> X_k = (Z_k + conj(Z_N-k)) / 2 and, TWIN_OUT further, Y_k = (Z_k - conj(Z_N-k)) / 2i
- *                  for k <= N / 2 (two odd real transforms x + iy; transforms below TWIN_LONE store X only)
+ *                  for k <= N / 2 (two odd real transforms x + iy; lone transforms store X only)
  *   OP_TWIN_MERGE  X_0..X_N/2 and, TWIN_IN further, Y_0..Y_N/2 -> Z_k = X_k + i Y_k for k < N, each extended by
  *                  symmetry (two odd C2R transforms as one complex one, whose result is x + iy; backward only)
  *   OP_RADER_GATHER   x_(g^k) for k < N - 1, then x_0                (Rader; table: g^k as REALs)
  *   OP_RADER_PRODUCT  conj(x_k) times entry k for k < N - 1, A_0 kept at N (table: Rader's spectrum)
  *   OP_RADER_SCATTER  x_0 + conj(z_q) to output g^-q, x_0 + A_0 to output 0, outputs below OUT_COUNT only
  *                     (table: g^-q as REALs; runs over q < N - 1)
- * LONE_DIM: a transform at coordinate 0 of that batch dimension stores no twin half of pairs far apart on
- * output (OUT_AT_OWN); another pair stores that transform as its own.
+ * LONE_DIM: a transform at coordinate 0 of that batch dimension (a lone one) stores no twin: not the split's
+ * Y, nor the twin half of pairs far apart on output (OUT_AT_OWN); another pair stores it as its own.
  * Each work-item runs PER_ITEM consecutive elements of the LOOP_COUNT.
  * PAIRED (the real stages on CPUs at unit strides, VW lanes): output k and its mirror N - k read the same two inputs and
  * share the root (w_2N^(N-k) = -conj(w_2N^k)), so a work-item takes CHUNKS_PER_ITEM chunks of VW outputs
@@ -35,18 +35,11 @@
 #define OP_TWIN_MERGE 9
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
-#define STORE(p, re, im)                                                                            \
-    do {                                                                                            \
-        if (lone)                                                                                   \
-            OUT_AT_OWN(p, re, im);                                                                  \
-        else                                                                                        \
-            OUT_AT(p, re, im);                                                                      \
-    } while (0)
 
 /* Element k of the transform at input offset ib and output offset ob. */
 AI void element(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                 __global REAL *out_im, __global const REAL *tw, const IDX in_stride, const IDX out_stride,
-                const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k, const IDX t,
+                const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k,
                 const int lone, const REAL conj_in, const REAL conj_out, const REAL scale) {
     REAL xr = K(0.0), xi = K(0.0);
     IDX dest = k;
@@ -81,7 +74,7 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     if (k == 0) {
         REAL ar, ai;
         ELEMENT(N, ar, ai);
-        STORE(ob, (x0r + ar) * scale, (x0i + ai) * scale * conj_out);
+        OUT_AT_LONE(lone, ob, (x0r + ar) * scale, (x0i + ai) * scale * conj_out);
     }
     if (dest >= OUT_COUNT)
         return;
@@ -91,7 +84,7 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     ELEMENT((N - k) % N, br, bi);
     xr = K(0.5) * (ar + br);
     xi = K(0.5) * (ai - bi);
-    if (t >= TWIN_LONE)
+    if (!lone)
         OUT_AT(ob + (IDX)TWIN_OUT + k * out_stride, K(0.5) * (ai + bi) * scale, K(0.5) * (br - ar) * scale * conj_out);
 #elif OP == OP_TWIN_MERGE
     REAL ar, ai, br, bi;
@@ -115,7 +108,7 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     xi = xr * w[1] + xi * w[0];
     xr = yr;
 #endif
-    STORE(ob + dest * out_stride, xr * scale, xi * scale * conj_out);
+    OUT_AT_LONE(lone, ob + dest * out_stride, xr * scale, xi * scale * conj_out);
 }
 
 
@@ -153,7 +146,7 @@ AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, _
 /* Outputs first .. last - 1 of one transform, element by element. */
 #define ELEMENTS(first, last)                                                                       \
     for (IDX k = (first); k < (last); k++)                                                          \
-    element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, t, lone, \
+    element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, lone, \
             conj_in, conj_out, scale)
 #endif
 
@@ -200,11 +193,11 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
     /* A full run has a constant trip count, which the compiler vectorizes. */
     if (k0 + PER_ITEM <= LOOP_COUNT) {
         for (int e = 0; e < PER_ITEM; e++)
-            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e, t,
+            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e,
                     lone, conj_in, conj_out, scale);
     } else {
         for (IDX k = k0; k < LOOP_COUNT; k++)
-            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, t,
+            element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k,
                     lone, conj_in, conj_out, scale);
     }
 #endif

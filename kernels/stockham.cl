@@ -295,12 +295,8 @@
         VSTOREV(xr, sr_);                                                                           \
         VSTOREV(xi, si_);                                                                           \
         UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
-            if (LANE_STORES(l_) && STORE_IN(l_, k)) {                                               \
-                if (LANE_LONE(l_))                                                                  \
-                    OUT_AT_OWN(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                   \
-                else                                                                                \
-                    OUT_AT(ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);                       \
-            }                                                                                       \
+            if (LANE_STORES(l_) && STORE_IN(l_, k))                                                 \
+                OUT_AT_LONE(LANE_LONE(l_), ob[l_] + (IDX)(k) * out_stride, sr_[l_], si_[l_]);         \
         }                                                                                           \
     } while (0)
 
@@ -587,12 +583,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         TRANSPOSE(xr);
         TRANSPOSE(xi);
         UNROLL for (int l = 0; l < VW; l++) {
-            if (!LANE_STORES(l))
-                continue;
-            if (LANE_LONE(l))
-                OUT_ROW_OWN(ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);
-            else
-                OUT_ROW(ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);
+            if (LANE_STORES(l))
+                OUT_ROW_LONE(LANE_LONE(l), ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);
         }
     }
     for (int k = (OUT_COUNT / VW) * VW + lid; k < OUT_COUNT; k += P) {

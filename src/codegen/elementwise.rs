@@ -21,8 +21,8 @@ pub enum ElementwiseOp {
     Expand,
     /// Two real transforms of odd length n run as one complex one z = x + i y: X_k = (Z_k + conj(Z_n-k)) / 2
     /// to the transform's output and Y_k = (Z_k - conj(Z_n-k)) / 2i to the one `twin_out` further, for
-    /// k <= n / 2; the first `lone` transforms (whose twin another pair writes) store X only.
-    TwinSplit { twin_out: usize, lone: usize },
+    /// k <= n / 2; lone transforms (`lone_dim`: whose twin another pair writes) store X only.
+    TwinSplit { twin_out: usize },
     /// The inverse of `TwinSplit` for two odd C2R transforms: the Hermitian halves X (of the transform) and
     /// Y (`twin_in` further), each extended by symmetry, -> Z_k = X_k + i Y_k for k < n, so that one
     /// complex transform yields x + i y. Backward only (C2R always is): see the kernel.
@@ -52,8 +52,9 @@ pub struct ElementwiseKernel {
     /// Consecutive output elements per work-item: many on CPUs, where the loop over them vectorizes and
     /// the transform's position is found once; one on GPUs, whose neighbouring work-items coalesce.
     pub per_item: usize,
-    /// Pairs of odd real transforms far apart on output with an odd count: the transforms at coordinate 0 of
-    /// this batch dimension store no twin half (another pair stores it as its own).
+    /// Pairs of odd real transforms with an odd count: the transforms at coordinate 0 of this batch dimension
+    /// store no twin (`TwinSplit`'s Y, or the twin half of real pairs far apart on output): another pair
+    /// stores it as its own.
     pub lone_dim: Option<usize>,
 }
 
@@ -193,8 +194,8 @@ impl ElementwiseKernel {
             ElementwiseOp::R2cPost | ElementwiseOp::C2rPre => {
                 d.set("RT_SHIFT", split_table_shape(self.n + 1).0);
             }
-            ElementwiseOp::TwinSplit { twin_out, lone } => {
-                d.set("TWIN_OUT", twin_out).set("TWIN_LONE", lone);
+            ElementwiseOp::TwinSplit { twin_out } => {
+                d.set("TWIN_OUT", twin_out);
             }
             ElementwiseOp::TwinMerge { twin_in } => {
                 d.set("TWIN_IN", twin_in);

@@ -429,7 +429,7 @@ impl Ctx<'_> {
             None => factor::radices(n),
         };
         let transforms = job.transforms();
-        let lone_dim = lone_dim(&job)?;
+        let lone_dim = lone_dim(&job, side_lone_axis(&job))?;
         let source = leaf::SourceLayout {
             span: n * input.fft * problem.precision.complex_bytes(),
             lanes_contiguous: input.kind == ElementKind::Complex && batch.first().is_some_and(|d| d.in_stride == 1),
@@ -478,6 +478,12 @@ impl Ctx<'_> {
     /// An elementwise pass over the transforms of `job`, whose fft count is the transform length `n` of
     /// `ElementwiseKernel`.
     fn elementwise(&mut self, op: ElementwiseOp, job: Job) -> Result<Node> {
+        let lone = side_lone_axis(&job);
+        self.elementwise_with_lone(op, job, lone)
+    }
+
+    /// `elementwise`, with the transforms at coordinate 0 of `lone` storing no twin (see `Side::RealTwins`).
+    fn elementwise_with_lone(&mut self, op: ElementwiseOp, job: Job, lone: Option<Axis>) -> Result<Node> {
         let job = Job { batch: merge_dims(&job.batch), ..job };
         let (input, output, batch) = self.physical(&job);
         let mut kernel = ElementwiseKernel {
@@ -493,7 +499,7 @@ impl Ctx<'_> {
             in_planar: input.planar,
             out_planar: output.planar,
             per_item: leaf::elementwise_per_item(self.device),
-            lone_dim: lone_dim(&job)?,
+            lone_dim: lone_dim(&job, lone)?,
         };
         kernel.wide_index = self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
@@ -523,13 +529,17 @@ impl Ctx<'_> {
     }
 }
 
-/// The batch dimension (of the job as its kernel sees it) along which pairs of real transforms have a lone
-/// pair, found by the axis it runs along on the destination.
-fn lone_dim(job: &Job) -> Result<Option<usize>> {
-    let lone_axis = [job.in_side, job.out_side].into_iter().find_map(|side| match side {
+/// The destination axis whose coordinate 0 holds the lone pairs of real transforms, when a side of `job` is
+/// such pairs with an odd count.
+fn side_lone_axis(job: &Job) -> Option<Axis> {
+    [job.in_side, job.out_side].into_iter().find_map(|side| match side {
         Side::RealTwins { lone, .. } => lone,
         _ => None,
-    });
+    })
+}
+
+/// The batch dimension (of the job as its kernel sees it) that runs along `lone_axis` on the destination.
+fn lone_dim(job: &Job, lone_axis: Option<Axis>) -> Result<Option<usize>> {
     match lone_axis.map(|axis| job.batch.iter().position(|d| d.out_axis == axis)) {
         None => Ok(None),
         Some(Some(dim)) => Ok(Some(dim)),

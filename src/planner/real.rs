@@ -54,17 +54,16 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 /// An odd-length R2C through scratch with two or more transforms: transform t and its twin t + count / 2
 /// along the outermost batch dimension run as one complex FFT of x_t + i x_twin, half the work, and a
 /// split pass separates their spectra. An odd count puts the middle transform in two pairs, as pair 0's
-/// twin and as the last pair's own; pair 0 does not store it (the twin dimension moves last, so pair 0 is
-/// the first `lone` transforms of the split).
+/// twin and as the last pair's own; pair 0 (coordinate 0 of the twin dimension) does not store it.
 fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
     let Some(twins) = Twins::along(ctx, batch, src, dst, |count| count >= 2) else { return Ok(None) };
-    // The split pass stores the pairs, the first `lone` of them without their twin.
+    // Only the split pass, which stores the pairs, leaves out pair 0's twin.
     let pairs = job(n, &twins.pairs, src, dst, (Side::RealTwins { half: twins.in_apart, lone: None }, Side::Complex));
     let scratch = TransformScratch::new(ctx, &pairs, n);
     let complex = ctx.plan_job(scratch.fill(&pairs, n))?;
-    let split = ElementwiseOp::TwinSplit { twin_out: twins.out_apart, lone: twins.lone };
-    let split = ctx.elementwise(split, scratch.drain(&pairs, n))?;
+    let split = ElementwiseOp::TwinSplit { twin_out: twins.out_apart };
+    let split = ctx.elementwise_with_lone(split, scratch.drain(&pairs, n), twins.lone_axis)?;
     Ok(Some(Node::RealAxis { n, children: vec![complex, split] }))
 }
 
@@ -84,9 +83,8 @@ struct Twins {
     /// How far the twin lies on the source and on the destination, in their units.
     in_apart: usize,
     out_apart: usize,
-    /// With an odd count, the pairs whose twin is another pair's own transform: the first `lone`, those at
-    /// coordinate 0 of the twin dimension (along `lone_axis` on the destination).
-    lone: usize,
+    /// With an odd count, the destination axis at whose coordinate 0 lie the pairs whose twin is another
+    /// pair's own transform.
     lone_axis: Option<Axis>,
 }
 
@@ -96,13 +94,11 @@ impl Twins {
         let mut pairs = batch.to_vec();
         let twin = pairs.remove(outer);
         let apart = twin.count / 2;
-        let lone = if twin.count % 2 == 1 { pairs.iter().map(|d| d.count).product() } else { 0 };
         pairs.push(LogicalDim { count: twin.count - apart, ..twin });
         Some(Twins {
             pairs,
             in_apart: apart * twin.in_mul * ctx.problem.layout(src).stride(twin.in_axis),
             out_apart: apart * twin.out_mul * ctx.problem.layout(dst).stride(twin.out_axis),
-            lone,
             lone_axis: (twin.count % 2 == 1).then_some(twin.out_axis),
         })
     }

@@ -60,7 +60,7 @@ pub struct DeviceRegion {
 }
 
 /// Allocates `bytes` of device memory in `context` and returns the pointer that names it: shared virtual
-/// memory when `shared` (the device has SVM buffers and the caller allows them), else a reserved handle.
+/// memory when `shared` (for a device with SVM buffers), else a reserved handle.
 pub fn allocate(context: &Context, bytes: usize, shared: bool) -> Result<usize> {
     if bytes == 0 {
         return fail(ErrorKind::InvalidArgValue, "a device allocation of zero bytes");
@@ -112,10 +112,7 @@ pub fn free(pointer: usize) -> Result<()> {
 
 /// The device region a pointer falls in, or `None` for any pointer that is not device memory.
 pub fn lookup(pointer: usize) -> Option<DeviceRegion> {
-    let table = table();
-    let (&start, allocation) = table.range(..=pointer).next_back()?;
-    let offset = pointer - start;
-    (offset < allocation.bytes).then(|| DeviceRegion {
+    within_allocation(pointer, |allocation, offset| DeviceRegion {
         buffer: allocation.buffer.clone(),
         offset,
         available: allocation.bytes - offset,
@@ -131,9 +128,15 @@ pub fn region(pointer: usize, what: &str) -> Result<DeviceRegion> {
 
 /// Whether the allocation a pointer falls in is shared virtual memory; `None` outside device memory.
 pub fn is_shared(pointer: usize) -> Option<bool> {
+    within_allocation(pointer, |allocation, _| allocation.reserved.is_none())
+}
+
+/// `read` of the allocation a pointer falls in and the pointer's offset into it; `None` outside device memory.
+fn within_allocation<T>(pointer: usize, read: impl FnOnce(&Allocation, usize) -> T) -> Option<T> {
     let table = table();
     let (&start, allocation) = table.range(..=pointer).next_back()?;
-    (pointer - start < allocation.bytes).then_some(allocation.reserved.is_none())
+    let offset = pointer - start;
+    (offset < allocation.bytes).then(|| read(allocation, offset))
 }
 
 /// Number of live allocations.
