@@ -2,6 +2,7 @@
  * TRANSPOSE(a): a VW x VW transpose of the array of vectors a (recursive block swaps), so that VW rows
  * loaded from VW transforms become VW vectors that each hold one element of all VW transforms.
  * EVEN/ODD split interleaved (re, im) pairs; INTERLEAVE_LO/HI join them again. REVERSE(a) reverses the lanes.
+ * MIRROR_MASK (VW = 8): lane 0 of the first vector, then the second one's lanes from the last down to 1.
  * MASK_ELEM (uint or ulong, the width of REAL) comes from common.cl.
  */
 #define BLOCK_SWAP(a, h, m_lo, m_hi) \
@@ -53,6 +54,7 @@
 #define INTERLEAVE_LO(a, b) shuffle2(a, b, (MASK)(0, 8, 1, 9, 2, 10, 3, 11))
 #define INTERLEAVE_HI(a, b) shuffle2(a, b, (MASK)(4, 12, 5, 13, 6, 14, 7, 15))
 #define REVERSE(a) shuffle(a, (MASK)(7, 6, 5, 4, 3, 2, 1, 0))
+#define MIRROR_MASK (MASK)(0, 15, 14, 13, 12, 11, 10, 9)
 #endif
 
 #if VW == 16

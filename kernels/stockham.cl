@@ -47,6 +47,8 @@
  *                                 position r + (N / PLANE_N0) c, so the passes up to span PLANE_N0 transform
  *                                 the rows, and the rest, whose table leaves out the 1D cross twiddle, the
  *                                 columns; the output leaves in natural, row-major order
+ *   ROWS_IN_REGISTERS             N = VW x VW, rows on both sides, nothing fused: each transform runs alone in
+ *                                 registers (two vertical radix-VW butterflies around a register transpose)
  * Sizes and strides are runtime values in `params` (layout.cl).
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
@@ -95,6 +97,10 @@
 #else
 #define SLOT_BARRIER()
 #endif
+
+/* Row r's elements N - k in ROWS_IN_REGISTERS, k = VW r + j: lane 0 from row (VW - r) % VW, lane j > 0 from
+ * lane VW - j of row VW - 1 - r. */
+#define MIRROR(a, r) shuffle2((a)[(VW - (r)) % VW], (a)[VW - 1 - (r)], MIRROR_MASK)
 
 /* One Stockham pass: y[b*L + m*L/R + k] = sum_j w_R^(jm) w_L^(jk) x[g + j*N/R], g = b*L/R + k. */
 #define PASS(R, L, OFF, SRE, SIM, DRE, DIM)                                                         \
@@ -314,8 +320,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
     const IDX batch = (IDX)params[P_BATCH];
 
+#ifndef ROWS_IN_REGISTERS
     __local V lre[2][T][LN], lim[2][T][LN];
     __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = lre[1][sl], *bim = lim[1][sl];
+#endif
 
     /* Each work-item runs SPW consecutive slots: a small slot costs less than the per-item overhead. */
     for (int slot = 0; slot < SPW; slot++) {
@@ -409,6 +417,78 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
     }
 
+#ifdef ROWS_IN_REGISTERS
+    /* One transform at a time, n = VW n1 + n2: row n1 is a vector over n2. A vertical radix-VW butterfly
+     * over the rows gives vectors over n2 for each k1, which take w_N^(n2 k1) (pass 2's table, contiguous in
+     * n2); after a transpose the second butterfly over n2 leaves X[k1 + VW k2] as row k2, a vector over k1.
+     * The twin stages pair two real transforms as for odd lengths, with element N - k of row r's k from
+     * MIRROR (rows up to N/2 hold what a Hermitian side has: row VW/2 only the Nyquist value, in lane 0). */
+    for (int l = 0; l < VW && t0 + l < batch; l++) {
+        V xr[VW], xi[VW];
+#if REAL_STAGE == STAGE_TWIN_MERGE
+        /* As STAGE_TWIN_MERGE below: conj(Z) of Z = X + i Y, Z_N-k = conj(X_k) + i conj(Y_k). The DC's and
+         * the Nyquist value's imaginary parts are redundant. */
+        V ar[VW / 2 + 1], ai[VW / 2 + 1], br[VW / 2 + 1], bi[VW / 2 + 1];
+        UNROLL for (int r = 0; r < VW / 2; r++) {
+            IN_ROW(ib[l] + (IDX)(r * VW) * in_stride, ar[r], ai[r]);
+            IN_ROW(ib[l] + (IDX)TWIN_IN + (IDX)(r * VW) * in_stride, br[r], bi[r]);
+            ai[r] *= conj_in;
+            bi[r] *= conj_in;
+        }
+        {
+            REAL nr_, ni_;
+            IN_AT(ib[l] + (IDX)(N / 2) * in_stride, nr_, ni_);
+            ar[VW / 2] = (V)(nr_);
+            IN_AT(ib[l] + (IDX)TWIN_IN + (IDX)(N / 2) * in_stride, nr_, ni_);
+            br[VW / 2] = (V)(nr_);
+            ai[VW / 2] = bi[VW / 2] = (V)(0);
+            ai[0].s0 = bi[0].s0 = K(0.0);
+        }
+        UNROLL for (int r = 0; r < VW / 2; r++) {
+            xr[r] = ar[r] + bi[r];
+            xi[r] = ai[r] - br[r];
+        }
+        UNROLL for (int r = VW / 2; r < VW; r++) {
+            xr[r] = MIRROR(ar, r) - MIRROR(bi, r);
+            xi[r] = -MIRROR(ai, r) - MIRROR(br, r);
+        }
+#else
+        UNROLL for (int r = 0; r < VW; r++) {
+            IN_ROW(ib[l] + (IDX)(r * VW) * in_stride, xr[r], xi[r]);
+            xi[r] *= conj_in;
+        }
+#endif
+        CAT(fft, VW)(xr, xi);
+        UNROLL for (int k1 = 1; k1 < VW; k1++) {
+            V wr, wi;
+            SPLIT_PAIRS(tw + 2 * (PO2 + (k1 - 1) * VW), wr, wi);
+            CMUL(xr[k1], xi[k1], xr[k1], xi[k1], wr, wi);
+        }
+        TRANSPOSE(xr);
+        TRANSPOSE(xi);
+        CAT(fft, VW)(xr, xi);
+#if REAL_STAGE == STAGE_TWIN_SPLIT
+        /* As STAGE_TWIN_SPLIT below: X_k = (Z_k + conj(Z_N-k)) / 2, then Y_k = (Z_k - conj(Z_N-k)) / 2i. */
+        for (int twin = 0; twin < 2 && !(twin && LANE_LONE(l)); twin++) {
+            const IDX o = ob[l] + (twin ? (IDX)TWIN_OUT : 0);
+            UNROLL for (int r = 0; r <= VW / 2; r++) {
+                V mr = MIRROR(xr, r), mi = MIRROR(xi, r);
+                V yr = (twin ? xi[r] + mi : xr[r] + mr) * (K(0.5) * scale);
+                V yi = (twin ? mr - xr[r] : xi[r] - mi) * (K(0.5) * scale * conj_out);
+                if (r < VW / 2)
+                    OUT_ROW(o + (IDX)(r * VW) * out_stride, yr, yi);
+                else
+                    OUT_AT(o + (IDX)(N / 2) * out_stride, yr.s0, yi.s0);
+            }
+        }
+#else
+        UNROLL for (int r = 0; r < VW; r++) {
+            V yr = xr[r] * scale, yi = xi[r] * (scale * conj_out);
+            OUT_ROW_LONE(LANE_LONE(l), ob[l] + (IDX)(r * VW) * out_stride, yr, yi);
+        }
+#endif
+    }
+#else
     /* ---- load IN_COUNT elements into the load buffer (the twin merge's second transform into B) ---- */
     for (int twin = 0; twin < TWIN_LOADS; twin++) {
 #if REAL_STAGE == STAGE_C2R_PRE
@@ -609,5 +689,6 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #endif
     }
+#endif
     }
 }

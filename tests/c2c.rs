@@ -112,6 +112,22 @@ fn large_batches_of_small_transforms() {
     assert_accurate(Case::new(&[64]).batch(1 << 14).strides(&[1 << 14], &[1 << 14]).dists(1, 1));
 }
 
+/// 64 points run in registers, one transform at a time (8 rows of 8): partial slots, both directions,
+/// planar sides, in place, rows off a vector boundary, and rows of a 2D transform with a batch dimension
+/// between them.
+#[test]
+fn sixty_four_points_in_registers() {
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[64]).batch(13).precision(p));
+        assert_accurate(Case::new(&[64]).batch(9).precision(p).backward().planar(true, false));
+        assert_accurate(Case::new(&[64]).batch(11).precision(p).planar(false, true));
+        assert_accurate(Case::new(&[64]).batch(12).precision(p).planar(true, true).in_place().backward());
+        assert_accurate(Case::new(&[64]).batch(8).precision(p).in_place());
+        assert_accurate(Case::new(&[64]).batch(10).precision(p).dists(67, 65));
+        assert_accurate(Case::new(&[64, 3]).batch(4).precision(p).strides(&[1, 70], &[1, 66]).dists(215, 200));
+    }
+}
+
 #[test]
 fn transposed_2d_result() {
     assert_accurate(Case::new(&[16, 12]).transposed());

@@ -59,6 +59,25 @@ fn odd_leaves_run_transforms_in_twins() {
     }
 }
 
+/// 64 points run in registers as one complex FFT of two transforms, x + i y, like odd lengths: odd
+/// counts (the middle transform in two pairs), partial slots, in place, planar, along an outer axis of
+/// 2D, with redundant imaginary parts.
+#[test]
+fn sixty_four_points_pair_in_registers() {
+    for p in [Prec::Single, Prec::Double] {
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            for batch in [2, 3, 17, 30] {
+                assert_accurate(RealCase::new(&[64], dir).batch(batch).precision(p));
+            }
+            assert_accurate(RealCase::new(&[64], dir).batch(4).precision(p).in_place());
+            assert_accurate(RealCase::new(&[64], dir).batch(5).precision(p).planar());
+            assert_accurate(RealCase::new(&[64, 3], dir).batch(2).precision(p));
+            assert_accurate(RealCase::new(&[64, 5], dir).precision(p).in_place());
+        }
+        assert_accurate(RealCase::new(&[64], RealDir::C2R).batch(3).precision(p).perturbed());
+    }
+}
+
 #[test]
 fn odd_r2c_runs_transforms_in_twins() {
     // Past one kernel an odd R2C runs transform t and t + count / 2 as one complex FFT: an odd count (3, 5)

@@ -9,6 +9,8 @@ use super::{
 
 /// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
 pub const RADICES: [usize; 9] = [2, 3, 4, 5, 7, 8, 11, 13, 16];
+/// The lane count of transforms that run in registers (`StockhamKernel::rows_in_registers`).
+pub const REGISTER_LANES: usize = 8;
 
 /// One batch dimension of a leaf: how many transforms, and the distance between neighbours in the input
 /// and the output, in complex elements.
@@ -52,7 +54,8 @@ pub enum RealStage {
     C2rPre,
     /// C2R of odd length n: n/2 + 1 inputs, the rest by Hermitian symmetry.
     HermExpand,
-    /// Two R2C transforms of odd length n as one complex FFT of x + i y (the input side's pairs): the n/2 + 1
+    /// Two R2C transforms of odd length n (or of a length that runs in registers, see `rows_in_registers`)
+    /// as one complex FFT of x + i y (the input side's pairs): the n/2 + 1
     /// outputs of x, then those of y `twin_out` output elements further (not for lone transforms, see
     /// `StockhamKernel::lone_dim`).
     TwinSplit {
@@ -231,6 +234,37 @@ impl StockhamKernel {
         }
     }
 
+    /// True when each transform runs alone in registers (ROWS_IN_REGISTERS): n = VW x VW points, rows on
+    /// both sides and nothing fused but the pairing of two real transforms (a twin split or merge). Its VW
+    /// rows load as vectors that a vertical radix-VW butterfly, the twiddles, a register transpose and a
+    /// second one turn into the output rows, with no trip through local memory and no transpose across
+    /// transforms. The passes must then be [VW, VW]. Only VW = 8 (n = 64) is measured; wider vectors need
+    /// more registers than the CPU has.
+    pub fn rows_in_registers(&self) -> bool {
+        let complex = |kind| kind == ElementKind::Complex;
+        let twins = |kind| matches!(kind, ElementKind::RealPairs { half } if half != 1);
+        let (n, half) = (self.n, self.n / 2 + 1);
+        let (kinds, counts) = match self.real_stage {
+            RealStage::None => (complex(self.in_kind) && complex(self.out_kind), (n, n)),
+            RealStage::TwinSplit { .. } => (twins(self.in_kind) && complex(self.out_kind), (n, half)),
+            RealStage::TwinMerge { .. } => (complex(self.in_kind) && twins(self.out_kind), (half, n)),
+            _ => return false,
+        };
+        let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
+        self.lanes == REGISTER_LANES
+            && n == self.lanes * self.lanes
+            && self.items_per_slot == 1
+            && kinds
+            && (self.in_count, self.out_count) == counts
+            && self.mode(self.in_kind, self.in_stride, batch0(|d| d.in_stride)) == MODE_ROWS
+            && self.mode(self.out_kind, self.out_stride, batch0(|d| d.out_stride)) == MODE_ROWS
+            && self.load_factor.is_none()
+            && self.store_factor.is_none()
+            && self.mid_factor.is_none()
+            && self.post_twiddle.is_none()
+            && self.plane_n0.is_none()
+    }
+
     /// The four-step twiddle form: the lane-table form needs e = (c0 + lane) kmul k.
     fn post_twiddle_mode(&self) -> u8 {
         match &self.post_twiddle {
@@ -287,6 +321,10 @@ impl StockhamKernel {
             .set("RT_OFF", stockham_table_len(&self.radices));
         if let Some(n0) = self.plane_n0 {
             d.set("PLANE_N0", n0);
+        }
+        if self.rows_in_registers() {
+            debug_assert_eq!(self.radices, [self.lanes, self.lanes]);
+            d.set("ROWS_IN_REGISTERS", 1);
         }
         if let Some(dim) = self.lone_dim {
             d.set("LONE_DIM", dim);

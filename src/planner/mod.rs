@@ -22,7 +22,7 @@ mod test_device;
 
 use crate::codegen::bluestein::{Factor, IndexedFactor};
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
-use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel};
+use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel, REGISTER_LANES};
 use crate::codegen::{KernelSpec, Precision, Reach};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
@@ -412,7 +412,21 @@ impl Ctx<'_> {
         needs_wide_index([(reach[0], offset(src)), (reach[1], offset(dst))])
     }
 
-    fn leaf(&mut self, mut job: Job) -> Result<Node> {
+    fn leaf(&mut self, job: Job) -> Result<Node> {
+        let (src, dst) = (job.src, job.dst);
+        let kernel = self.stockham_kernel(job)?;
+        let summary = describe(&kernel, src, dst);
+        Ok(self.push(KernelSpec::Stockham(Box::new(kernel)), src, dst, summary))
+    }
+
+    /// True when `job` would run as one kernel that keeps each transform in registers.
+    fn runs_in_registers(&self, job: &Job) -> bool {
+        job.fft.count <= self.max_leaf()
+            && self.stockham_kernel(job.clone()).is_ok_and(|kernel| kernel.rows_in_registers())
+    }
+
+    /// The Stockham kernel of a job that one kernel takes.
+    fn stockham_kernel(&self, mut job: Job) -> Result<StockhamKernel> {
         let indexed_by_dims = job.post_twiddle.is_some()
             || [&job.load_factor, &job.store_factor].into_iter().flatten().any(|f| f.dim_muls.iter().any(|&m| m != 0));
         if !indexed_by_dims {
@@ -463,16 +477,19 @@ impl Ctx<'_> {
             lone_dim,
             plane_n0: job.plane_n0,
         };
+        // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
+        let in_registers = StockhamKernel { lanes: REGISTER_LANES, ..kernel.clone() };
+        let kernel = if leaf::is_cpu(self.device) && in_registers.rows_in_registers() { in_registers } else { kernel };
         let out_bytes = transforms * kernel.out_count * problem.precision.complex_bytes();
-        let kernel = StockhamKernel {
+        let radices = if kernel.rows_in_registers() { vec![kernel.lanes; 2] } else { kernel.radices.clone() };
+        Ok(StockhamKernel {
+            radices,
             wide_index: self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]),
             streaming_store: kernel.stores_whole_vectors()
                 && !self.same_storage(job.src, job.dst)
                 && leaf::streams_output(self.device, out_bytes),
             ..kernel
-        };
-        let summary = describe(&kernel, job.src, job.dst);
-        Ok(self.push(KernelSpec::Stockham(Box::new(kernel)), job.src, job.dst, summary))
+        })
     }
 
     /// An elementwise pass over the transforms of `job`, whose fft count is the transform length `n` of
@@ -576,7 +593,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -591,6 +608,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.real_stage == RealStage::None { String::new() } else { format!(" {:?}", k.real_stage) },
         if k.post_twiddle.is_some() { " +twiddle" } else { "" },
         if k.streaming_store { " +stream" } else { "" },
+        if k.rows_in_registers() { " +registers" } else { "" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" },
         if k.mid_factor.is_some() { " +convolution" } else { "" },

@@ -2,7 +2,8 @@
 //!
 //! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
 //! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two
-//! transforms x and y at a time as one FFT of x + i y where the batch allows. When the complex FFT is too long
+//! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
+//! FFT runs in registers (64 points on CPUs) pairs transforms in the same way. When the complex FFT is too long
 //! for one kernel (or has a prime factor above 13), the real stage becomes an elementwise pass of its own,
 //! before (C2R) or after (R2C) the complex transform through scratch, with the same pairing.
 
@@ -24,16 +25,16 @@ fn job(count: usize, batch: &[LogicalDim], src: BufRef, dst: BufRef, sides: (Sid
 pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRef) -> Result<Node> {
     let n = ctx.problem.lengths[0];
     let (m, in_side) = if n % 2 == 0 { (n / 2, Side::RealPairs) } else { (n, Side::Real) };
+    if let Some(leaf) = twins_in_registers(ctx, &batch, src, dst, split_leaf) {
+        return ctx.plan_job(leaf);
+    }
     if m <= ctx.max_leaf() && factor::is_smooth(m) {
         let mut leaf = job(m, &batch, src, dst, (in_side, Side::Complex));
         if n % 2 == 0 {
             leaf.stage = RealStage::R2cPost;
             leaf.out_count = m + 1;
         } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst) {
-            let pairs = Side::RealTwins { half: twins.in_apart, lone: twins.lone_axis };
-            leaf = job(n, &twins.pairs, src, dst, (pairs, Side::Complex));
-            leaf.stage = RealStage::TwinSplit { twin_out: twins.out_apart };
-            leaf.out_count = n / 2 + 1;
+            leaf = split_leaf(n, &twins, src, dst);
         } else {
             leaf.out_count = n / 2 + 1;
         }
@@ -65,6 +66,41 @@ fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
     let split = ElementwiseOp::TwinSplit { twin_out: twins.out_apart };
     let split = ctx.elementwise_with_lone(split, scratch.drain(&pairs, n), twins.lone_axis)?;
     Ok(Some(Node::RealAxis { n, children: vec![complex, split] }))
+}
+
+/// The leaf of an R2C pair: the n-point FFT of x + i y, split into the two spectra as it stores.
+fn split_leaf(n: usize, twins: &Twins, src: BufRef, dst: BufRef) -> Job {
+    let pairs = Side::RealTwins { half: twins.in_apart, lone: twins.lone_axis };
+    let mut leaf = job(n, &twins.pairs, src, dst, (pairs, Side::Complex));
+    leaf.stage = RealStage::TwinSplit { twin_out: twins.out_apart };
+    leaf.out_count = n / 2 + 1;
+    leaf
+}
+
+/// The leaf of a C2R pair: X + i Y as it loads, then the n-point FFT whose real and imaginary parts are
+/// the two outputs.
+fn merge_leaf(n: usize, twins: &Twins, src: BufRef, dst: BufRef) -> Job {
+    let pairs = Side::RealTwins { half: twins.out_apart, lone: twins.lone_axis };
+    let mut leaf = job(n, &twins.pairs, src, dst, (Side::Complex, pairs));
+    leaf.stage = RealStage::TwinMerge { twin_in: twins.in_apart };
+    leaf.in_count = n / 2 + 1;
+    leaf
+}
+
+/// An even length that runs in registers as one complex FFT (64 points on CPUs) pairs transforms as odd
+/// lengths do: the leaf of x + i y then makes no trip through local memory, which the half-length FFT with
+/// its Hermitian post- or pre-process does.
+fn twins_in_registers(
+    ctx: &Ctx,
+    batch: &[LogicalDim],
+    src: BufRef,
+    dst: BufRef,
+    pair_leaf: fn(usize, &Twins, BufRef, BufRef) -> Job,
+) -> Option<Job> {
+    let n = ctx.problem.lengths[0];
+    let twins = leaf_twins(ctx, batch, src, dst).filter(|_| n % 2 == 0)?;
+    let leaf = pair_leaf(n, &twins, src, dst);
+    ctx.runs_in_registers(&leaf).then_some(leaf)
 }
 
 /// The pairs of an odd-length leaf (one kernel loads both transforms of a pair before it stores either).
@@ -108,16 +144,16 @@ impl Twins {
 pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRef) -> Result<Node> {
     let n = ctx.problem.lengths[0];
     let (m, out_side) = if n % 2 == 0 { (n / 2, Side::RealPairs) } else { (n, Side::Real) };
+    if let Some(leaf) = twins_in_registers(ctx, &batch, src, dst, merge_leaf) {
+        return ctx.plan_job(leaf);
+    }
     if m <= ctx.max_leaf() && factor::is_smooth(m) {
         let mut leaf = job(m, &batch, src, dst, (Side::Complex, out_side));
         if n % 2 == 0 {
             leaf.stage = RealStage::C2rPre;
             leaf.in_count = m + 1;
         } else if let Some(twins) = leaf_twins(ctx, &batch, src, dst) {
-            let pairs = Side::RealTwins { half: twins.out_apart, lone: twins.lone_axis };
-            leaf = job(n, &twins.pairs, src, dst, (Side::Complex, pairs));
-            leaf.stage = RealStage::TwinMerge { twin_in: twins.in_apart };
-            leaf.in_count = n / 2 + 1;
+            leaf = merge_leaf(n, &twins, src, dst);
         } else {
             leaf.stage = RealStage::HermExpand;
             leaf.in_count = n / 2 + 1;
