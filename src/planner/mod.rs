@@ -478,8 +478,11 @@ impl Ctx<'_> {
             plane_n0: job.plane_n0,
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
-        let in_registers = StockhamKernel { lanes: REGISTER_LANES, ..kernel.clone() };
-        let kernel = if leaf::is_cpu(self.device) && in_registers.rows_in_registers() { in_registers } else { kernel };
+        let kernel = match leaf::is_cpu(self.device).then(|| StockhamKernel { lanes: REGISTER_LANES, ..kernel.clone() })
+        {
+            Some(in_registers) if in_registers.rows_in_registers() => in_registers,
+            _ => kernel,
+        };
         let out_bytes = transforms * kernel.out_count * problem.precision.complex_bytes();
         let radices = if kernel.rows_in_registers() { vec![kernel.lanes; 2] } else { kernel.radices.clone() };
         Ok(StockhamKernel {
