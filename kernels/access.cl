@@ -8,8 +8,8 @@
  *   KIND_REAL         real values only: element n is (x[p], 0); on output only the real part is written
  *   MODE_ROWS         VW consecutive elements of one transform are adjacent (unit element stride): rows are
  *                     loaded as vectors and transposed so that each vector holds one element of VW transforms
- *   MODE_COLS         the VW transforms of a slot are adjacent (batch dimension 0 has unit stride): one
- *                     vector holds one element of all of them directly
+ *   MODE_COLS         the VW transforms of a slot are adjacent (batch dimension 0 has unit stride, or
+ *                     two reals for adjacent pairs): one vector holds one element of all of them directly
  *   MODE_GATHER       anything else, one scalar per lane
  * The macros below expect in_re/in_im/out_re/out_im, in_half/out_half in scope.
  */
@@ -32,11 +32,13 @@
 #define IN_LANES(p, re, im) SPLIT_PAIRS(in_re + 2 * (p), re, im)
 #elif IN_KIND == KIND_REAL_PAIRS
 #define IN_AT(p, re, im) ((re) = in_re[p], (im) = in_re[(p) + in_half])
-#define IN_LANES(p, re, im) ((re) = VLOADV(in_re + (p)), (im) = VLOADV(in_re + (p) + in_half))
 #if defined(IN_PAIRS_APART) && IN_PAIRS_APART
+#define IN_LANES(p, re, im) ((re) = VLOADV(in_re + (p)), (im) = VLOADV(in_re + (p) + in_half))
 #define IN_ROW(p, re, im) IN_LANES(p, re, im)
 #else
+/* Adjacent pairs: a row of one transform and the lanes of neighbouring transforms alike are VW pairs. */
 #define IN_ROW(p, re, im) SPLIT_PAIRS(in_re + (p), re, im)
+#define IN_LANES(p, re, im) IN_ROW(p, re, im)
 #endif
 #else
 #define IN_AT(p, re, im) ((re) = in_re[p], (im) = K(0.0))
@@ -66,14 +68,15 @@
 #define OUT_LANES(p, re, im) JOIN_PAIRS(out_re + 2 * (p), re, im)
 #elif OUT_KIND == KIND_REAL_PAIRS
 #define OUT_AT(p, re, im) (out_re[p] = (re), out_re[(p) + out_half] = (im))
-#define OUT_LANES(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_re + (p) + out_half))
 #if defined(OUT_PAIRS_APART) && OUT_PAIRS_APART
+#define OUT_LANES(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_re + (p) + out_half))
 #define OUT_ROW(p, re, im) OUT_LANES(p, re, im)
 /* A lone transform's own half: the twin half belongs to another transform, stored elsewhere. */
 #define OUT_AT_OWN(p, re, im) (out_re[p] = (re))
 #define OUT_ROW_OWN(p, re, im) STORE_OUT_V(re, out_re + (p))
 #else
 #define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + (p), re, im)
+#define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
 #endif
 #else
 #define OUT_AT(p, re, im) (out_re[p] = (re))

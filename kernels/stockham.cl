@@ -20,6 +20,11 @@
  *                                 Two odd real transforms per lane: STAGE_TWIN_SPLIT (R2C of x + i y, OUT_COUNT =
  *                                 N/2 + 1 outputs of x, then of y TWIN_OUT further) and STAGE_TWIN_MERGE (C2R: X
  *                                 and, TWIN_IN further, Y to X + i Y)
+ *                                 Across the lanes (VW = 8, MODE_COLS on that side): the lanes are the VW
+ *                                 interleaved parts of one half-length H = VW N transform, element k of lane
+ *                                 l its index VW k + l (the long pass of a four-step with VW on the other
+ *                                 side): STAGE_R2C_POST_LANES (OUT_COUNT = N + 1, element N only in lane 0)
+ *                                 and STAGE_C2R_PRE_LANES (IN_COUNT = N + 1 likewise), roots as RT_SHIFT
  *   LONE_DIM                      when defined, transforms at coordinate 0 of that batch dimension store no twin
  *                                 (the split's y, or the imaginary half of pairs far apart on output): with an
  *                                 odd count of transforms the middle one is the twin of pair 0 and the own
@@ -72,6 +77,33 @@
 #define STAGE_HERM_EXPAND 3
 #define STAGE_TWIN_SPLIT 4
 #define STAGE_TWIN_MERGE 5
+#define STAGE_R2C_POST_LANES 6
+#define STAGE_C2R_PRE_LANES 7
+
+#if REAL_STAGE == STAGE_R2C_POST_LANES || REAL_STAGE == STAGE_C2R_PRE_LANES
+#if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || (REAL_STAGE == STAGE_R2C_POST_LANES && POST_TW)
+#error "a real stage across the lanes takes 8 lanes, one item per slot and nothing else fused before it"
+#endif
+#if (REAL_STAGE == STAGE_C2R_PRE_LANES && IN_MODE == MODE_ROWS) || (REAL_STAGE == STAGE_R2C_POST_LANES && OUT_MODE == MODE_ROWS)
+#error "the lanes of a real stage across them are one transform's parts, not transforms of their own"
+#endif
+/* Index H - (VW k + l) of the lanes stages: lane 0 of element k0 (N - k, or its wrap mod N for the R2C
+ * output), lanes l > 0 from lane VW - l of element k1 = N - 1 - k (mod N). */
+#define LANE_MIRROR(a, k0, k1) shuffle2((a)[LIX(k0)], (a)[LIX(k1)], MIRROR_MASK)
+#endif
+
+/* Elements that every lane loads and stores: across the lanes, element N (the Nyquist value) is lane 0's
+ * alone and moves on its own; the other lanes would reach past the transform. */
+#if REAL_STAGE == STAGE_C2R_PRE_LANES
+#define IN_EVERY_LANE (IN_COUNT - 1)
+#else
+#define IN_EVERY_LANE IN_COUNT
+#endif
+#if REAL_STAGE == STAGE_R2C_POST_LANES
+#define OUT_EVERY_LANE (OUT_COUNT - 1)
+#else
+#define OUT_EVERY_LANE OUT_COUNT
+#endif
 
 /* Loads and stores per slot: the twin stages read (merge) or write (split) a second transform. */
 #if REAL_STAGE == STAGE_TWIN_MERGE
@@ -213,6 +245,17 @@
         xi = twin ? br_ - ar_ : ai_ - bi_;                                                          \
         xr *= K(0.5) * scale;                                                                       \
         xi *= K(0.5) * scale * conj_out;                                                            \
+    } while (0)
+#elif REAL_STAGE == STAGE_R2C_POST_LANES
+#define RESULT(k, xr, xi)                                                                           \
+    do {                                                                                            \
+        int a_ = (k) % N, b0_ = (N - (k)) % N, b1_ = (2 * N - 1 - (k)) % N;                          \
+        V wr_, wi_;                                                                                 \
+        REAL_ROOTS_V(VW * (k), wr_, wi_);                                                           \
+        HERMITIAN_COMBINE_W(fre[LIX(a_)], fim[LIX(a_)], LANE_MIRROR(fre, b0_, b1_), LANE_MIRROR(fim, b0_, b1_), \
+                            wr_, wi_, K(0.5), xr, xi);                                              \
+        xr *= scale;                                                                                \
+        xi *= scale * conj_out;                                                                     \
     } while (0)
 #else
 #define RESULT(k, xr, xi)                                                                           \
@@ -491,7 +534,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #else
     /* ---- load IN_COUNT elements into the load buffer (the twin merge's second transform into B) ---- */
     for (int twin = 0; twin < TWIN_LOADS; twin++) {
-#if REAL_STAGE == STAGE_C2R_PRE
+#if REAL_STAGE == STAGE_C2R_PRE || REAL_STAGE == STAGE_C2R_PRE_LANES
     __local V *lre_in = bre, *lim_in = bim;
 #else
     __local V *lre_in = twin ? bre : are, *lim_in = twin ? bim : aim;
@@ -520,7 +563,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int n = (IN_COUNT / VW) * VW + lid; n < IN_COUNT; n += P)
         GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
 #elif IN_MODE == MODE_COLS && VW > 1
-    for (int n = lid; n < IN_COUNT; n += P) {
+    for (int n = lid; n < IN_EVERY_LANE; n += P) {
         if (lanes_adjacent && LOAD_ALL_IN(n)) {
             V xr, xi;
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
@@ -533,8 +576,16 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
     }
 #else
-    for (int n = lid; n < IN_COUNT; n += P)
+    for (int n = lid; n < IN_EVERY_LANE; n += P)
         GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
+#endif
+#if REAL_STAGE == STAGE_C2R_PRE_LANES
+    if (lid == 0) {
+        REAL nr_, ni_;
+        IN_AT(ib[0] + (IDX)N * in_stride, nr_, ni_);
+        lre_in[LIX(N)] = (V)(nr_);
+        lim_in[LIX(N)] = (V)(ni_ * conj_in);
+    }
 #endif
 #if REAL_STAGE == STAGE_NONE && IN_COUNT < N
     for (int n = IN_COUNT + lid; n < N; n += P) {
@@ -554,6 +605,20 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             bi = (V)(0);
         }
         HERMITIAN_COMBINE(ar, ai, br, bi, k, K(1.0), are[LIX(k)], aim[LIX(k)]);
+    }
+    SLOT_BARRIER();
+#elif REAL_STAGE == STAGE_C2R_PRE_LANES
+    /* As STAGE_C2R_PRE with X_(VW k + l) in lane l of element k (LANE_MIRROR); the imaginary parts of the DC
+     * and the Nyquist value are lane 0's. */
+    for (int k = lid; k < N; k += P) {
+        V ar = bre[LIX(k)], ai = bim[LIX(k)];
+        V br = LANE_MIRROR(bre, N - k, N - 1 - k), bi = LANE_MIRROR(bim, N - k, N - 1 - k), wr, wi;
+        if (k == 0) {
+            ai.s0 = K(0.0);
+            bi.s0 = K(0.0);
+        }
+        REAL_ROOTS_V(VW * k, wr, wi);
+        HERMITIAN_COMBINE_W(ar, ai, br, bi, wr, wi, K(1.0), are[LIX(k)], aim[LIX(k)]);
     }
     SLOT_BARRIER();
 #elif REAL_STAGE == STAGE_HERM_EXPAND
@@ -673,7 +738,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         SCATTER_OUT(k, xr, xi);
     }
 #elif OUT_MODE == MODE_COLS && VW > 1
-    for (int k = lid; k < OUT_COUNT; k += P) {
+    for (int k = lid; k < OUT_EVERY_LANE; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
         if (lanes_adjacent && STORE_ALL_IN(k) && NONE_LONE)
@@ -682,10 +747,17 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             SCATTER_OUT(k, xr, xi);
     }
 #else
-    for (int k = lid; k < OUT_COUNT; k += P) {
+    for (int k = lid; k < OUT_EVERY_LANE; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
         SCATTER_OUT(k, xr, xi);
+    }
+#endif
+#if REAL_STAGE == STAGE_R2C_POST_LANES
+    if (lid == 0 && t0 < batch) {
+        V xr, xi;
+        RESULT(N, xr, xi);
+        OUT_AT(ob[0] + (IDX)N * out_stride, xr.s0, xi.s0);
     }
 #endif
     }

@@ -218,3 +218,21 @@ fn c2r_of_r2c_returns_the_input() {
         }
     }
 }
+
+/// An even length whose half is 8 x (one kernel) runs, on CPUs, as a four-step whose long pass pre- or
+/// post-processes across its lanes: factors 3 and 5, an odd batch, the padded in-place layout, planar
+/// Hermitian data, a real axis that is not contiguous, and the first axis of a plane.
+#[test]
+fn long_even_axes_carry_the_stage_across_the_lanes() {
+    for p in [Prec::Single, Prec::Double] {
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            assert_accurate(RealCase::new(&[61440], dir).precision(p).batch(3));
+            assert_accurate(RealCase::new(&[1 << 14], dir).precision(p).batch(3).in_place());
+            assert_accurate(RealCase::new(&[1 << 14], dir).precision(p).planar());
+        }
+    }
+    for dir in [RealDir::R2C, RealDir::C2R] {
+        assert_accurate(RealCase::new(&[1 << 14], dir).batch(2).layout_of(&[3], 3 << 14, &[2], 2 << 14));
+        assert_accurate(RealCase::new(&[1 << 14, 3], dir));
+    }
+}

@@ -66,6 +66,13 @@ pub enum RealStage {
     TwinMerge {
         twin_in: usize,
     },
+    /// `R2cPost` across the lanes: the VW lanes of a slot are the VW interleaved parts of one half-length
+    /// transform of VW n points (element k of lane l its index VW k + l), as in the long last pass of a
+    /// four-step whose first pass is VW points long. n + 1 outputs, the last only in lane 0.
+    R2cPostLanes,
+    /// `C2rPre` across the lanes, in the long first pass of a four-step with VW rows: n + 1 inputs, the last
+    /// (the Nyquist value) only in lane 0.
+    C2rPreLanes,
 }
 
 impl RealStage {
@@ -77,7 +84,14 @@ impl RealStage {
             RealStage::HermExpand => 3,
             RealStage::TwinSplit { .. } => 4,
             RealStage::TwinMerge { .. } => 5,
+            RealStage::R2cPostLanes => 6,
+            RealStage::C2rPreLanes => 7,
         }
+    }
+
+    /// True for the stages whose lanes are parts of one transform.
+    pub fn across_lanes(self) -> bool {
+        matches!(self, RealStage::R2cPostLanes | RealStage::C2rPreLanes)
     }
 
     /// How much further than its own transform the stage reads and writes.
@@ -153,16 +167,36 @@ impl StockhamKernel {
     }
 
     pub fn reach_in(&self) -> Reach {
-        let full = Reach::of(self.in_count, self.in_stride, &self.batch, |d| d.in_stride, self.in_kind, self.in_planar);
+        let full = self.every_element_reach(true);
         let own = self.guarded(full, self.load_factor.as_ref(), self.in_count, self.in_stride, |d| d.in_stride);
         Reach { positions: own.positions + self.real_stage.twin_offsets().0, ..own }
     }
 
     pub fn reach_out(&self) -> Reach {
-        let full =
-            Reach::of(self.out_count, self.out_stride, &self.batch, |d| d.out_stride, self.out_kind, self.out_planar);
+        let full = self.every_element_reach(false);
         let own = self.guarded(full, self.store_factor.as_ref(), self.out_count, self.out_stride, |d| d.out_stride);
         Reach { positions: own.positions + self.real_stage.twin_offsets().1, ..own }
+    }
+
+    /// The reach of every element of every transform on the input or the output side. A real stage across
+    /// the lanes has its last element (the Nyquist value) in lane 0 only.
+    fn every_element_reach(&self, input: bool) -> Reach {
+        let (count, stride, kind, planar, lone_last) = if input {
+            (self.in_count, self.in_stride, self.in_kind, self.in_planar, RealStage::C2rPreLanes)
+        } else {
+            (self.out_count, self.out_stride, self.out_kind, self.out_planar, RealStage::R2cPostLanes)
+        };
+        let pick: fn(&BatchDim) -> usize = if input { |d| d.in_stride } else { |d| d.out_stride };
+        if self.real_stage != lone_last {
+            return Reach::of(count, stride, &self.batch, pick, kind, planar);
+        }
+        let lanes = Reach::of(count - 1, stride, &self.batch, pick, kind, planar);
+        let last = Reach::of(count, stride, self.batch.get(1..).unwrap_or_default(), pick, kind, planar);
+        if lanes.positions >= last.positions {
+            lanes
+        } else {
+            last
+        }
     }
 
     /// The reach of a side whose factor leaves out elements past its limit. When every position the factor
@@ -203,15 +237,16 @@ impl StockhamKernel {
     }
 
     fn mode(&self, kind: ElementKind, stride: usize, batch0_stride: Option<usize>) -> u8 {
-        // A row of adjacent pairs (x_2n, x_2n+1) spans twice the elements; pairs far apart (two transforms'
-        // reals, `half` apart) are a row of reals and another one `half` further.
+        // A row of adjacent pairs (x_2n, x_2n+1) spans twice the elements, and so do the pairs of neighbouring
+        // transforms; pairs far apart (two transforms' reals, `half` apart) are a row of reals and another one
+        // `half` further.
         let unit = match kind {
             ElementKind::RealPairs { half: 1 } => 2,
             _ => 1,
         };
         if self.lanes > 1 && stride == unit {
             MODE_ROWS
-        } else if self.lanes > 1 && batch0_stride == Some(1) {
+        } else if self.lanes > 1 && batch0_stride == Some(unit) {
             MODE_COLS
         } else {
             MODE_GATHER
@@ -317,8 +352,11 @@ impl StockhamKernel {
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
             .flag("OUT_STREAM", self.streaming_store)
-            .set("PT_OFF", stockham_table_len(&self.radices))
+            .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())
             .set("RT_OFF", stockham_table_len(&self.radices));
+        if self.real_stage.across_lanes() {
+            d.set("RT_SHIFT", split_table_shape(self.half_length() + 1).0);
+        }
         if let Some(n0) = self.plane_n0 {
             d.set("PLANE_N0", n0);
         }
@@ -407,7 +445,7 @@ impl StockhamKernel {
 
     /// Where the four-step tables sit after the pass twiddles.
     fn post_twiddle_tables(&self) -> PostTwiddleTables {
-        let start = stockham_table_len(&self.radices);
+        let start = stockham_table_len(&self.radices) + self.real_roots_len();
         match &self.post_twiddle {
             None => PostTwiddleTables { shift: 0, hi_offset: start, lanes_offset: start },
             Some(pt) => {
@@ -435,9 +473,14 @@ impl StockhamKernel {
     /// The entries between the pass twiddles and the factors.
     fn stage_table(&self) -> Vec<(f64, f64)> {
         let mut table = Vec::new();
-        if matches!(self.real_stage, RealStage::R2cPost | RealStage::C2rPre) {
-            // The pre/post-process roots w_2n^k, k = 0..n; a real stage never comes with a four-step twiddle.
-            table.extend((0..=self.n as u64).map(|k| unit_root(k, 2 * self.n as u64)));
+        let half = self.half_length();
+        match self.real_stage {
+            // The pre/post-process roots w_2h^k, k = 0..h (h points in the half-length FFT).
+            RealStage::R2cPost | RealStage::C2rPre => {
+                table.extend((0..=half as u64).map(|k| unit_root(k, 2 * half as u64)))
+            }
+            RealStage::R2cPostLanes | RealStage::C2rPreLanes => table.extend(split_table(half + 1, 2 * half as u64)),
+            _ => {}
         }
         if let Some(pt) = &self.post_twiddle {
             let n = pt.modulus as u64;
@@ -464,8 +507,29 @@ impl StockhamKernel {
         (load, store, mid)
     }
 
+    /// The points of the half-length complex FFT a real stage pre- or post-processes.
+    fn half_length(&self) -> usize {
+        if self.real_stage.across_lanes() {
+            self.lanes * self.n
+        } else {
+            self.n
+        }
+    }
+
+    /// Entries of the real stage's roots, which come first among the stage's tables.
+    fn real_roots_len(&self) -> usize {
+        match self.real_stage {
+            RealStage::R2cPost | RealStage::C2rPre => self.n + 1,
+            RealStage::R2cPostLanes | RealStage::C2rPreLanes => {
+                let (_, lo, hi) = split_table_shape(self.half_length() + 1);
+                lo + hi
+            }
+            _ => 0,
+        }
+    }
+
     fn stage_table_len(&self) -> usize {
-        let roots = if matches!(self.real_stage, RealStage::R2cPost | RealStage::C2rPre) { self.n + 1 } else { 0 };
+        let roots = self.real_roots_len();
         let post = self.post_twiddle.as_ref().map_or(0, |pt| {
             let (_, lo, hi) = split_table_shape(pt.modulus);
             lo + hi + if self.post_twiddle_mode() == POST_TW_LANES { self.n * self.lanes } else { 0 }

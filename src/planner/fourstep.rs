@@ -27,7 +27,7 @@
 
 use super::{factor, leaf, transpose, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::bluestein::IndexedFactor;
-use crate::codegen::stockham::{PostTwiddle, RealStage};
+use crate::codegen::stockham::{PostTwiddle, RealStage, REGISTER_LANES};
 use crate::codegen::twiddle;
 use crate::error::{fail, ErrorKind, Result};
 
@@ -78,9 +78,20 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
 const MIN_MIDDLE: usize = 16;
 
 /// The two-pass four-step with a chosen split (`rows * columns == job.fft.count`).
+///
+/// A real stage goes across the lanes of the long pass (`RealStage::R2cPostLanes`, `C2rPreLanes`): the
+/// R2C post-process into the last pass when `columns` is the lane count, whose lanes (k2) then hold the
+/// interleaved parts of k = k2 + columns k1; the C2R pre-process into the first pass when `rows` is, whose
+/// lanes (n1) hold those of n = n1 + rows n2.
 pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
+    let (first_stage, last_stage) = match job.stage {
+        RealStage::None => (RealStage::None, RealStage::None),
+        RealStage::R2cPost if columns == REGISTER_LANES => (RealStage::None, RealStage::R2cPostLanes),
+        RealStage::C2rPre if rows == REGISTER_LANES => (RealStage::C2rPreLanes, RealStage::None),
+        _ => return fail(ErrorKind::Bugcheck, "a real stage the four-step cannot carry across its lanes"),
+    };
     let in_destination = intermediate_in_destination(ctx, &job);
     let between = if in_destination { job.dst } else { ctx.free_tmp(&[job.src, job.dst]) };
     let f = job.fft;
@@ -101,6 +112,8 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
         post_twiddle: first.twiddle,
         load_factor: first.factor,
         in_side: job.in_side,
+        stage: first_stage,
+        in_count: columns + usize::from(first_stage == RealStage::C2rPreLanes),
         ..Job::complex(columns_fft, col_batch, job.src, between)
     };
 
@@ -125,6 +138,8 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
         post_twiddle: last.twiddle,
         store_factor: last.factor,
         out_side: job.out_side,
+        stage: last_stage,
+        out_count: rows + usize::from(last_stage == RealStage::R2cPostLanes),
         ..Job::complex(rows_fft, row_batch, between, job.dst)
     };
 
@@ -150,8 +165,11 @@ fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
 fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_place: bool) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
+    if job.stage != RealStage::None {
+        return fail(ErrorKind::Bugcheck, "a real stage on a three-pass decomposition");
+    }
     if in_place {
-        if job.in_side != Side::Complex || job.out_side != Side::Complex || job.stage != RealStage::None {
+        if job.in_side != Side::Complex || job.out_side != Side::Complex {
             return fail(ErrorKind::NotImplemented, "a long real axis needs scratch");
         }
         if ctx.same_storage(job.src, job.dst) && !same_positions(ctx, &job) {
@@ -286,11 +304,16 @@ fn carried(twiddle: Option<&PostTwiddle>, digit_muls: &[usize], k_mul: usize) ->
 }
 
 /// A job that reads or writes fewer elements than its length does so through a factor's limit: the passes
-/// split its elements, so only the factor's index sees which are left out.
+/// split its elements, so only the factor's index sees which are left out. A real stage reads (C2R) or
+/// writes (R2C) one element more, the Nyquist value.
 fn check_counts(job: &Job) -> Result<()> {
     let n = job.fft.count;
-    let load_ok = job.in_count == n || job.load_factor.as_ref().is_some_and(|f| f.limit <= job.in_count);
-    let store_ok = job.out_count == n || job.store_factor.as_ref().is_some_and(|f| f.limit <= job.out_count);
+    let load_ok = job.in_count == n
+        || (job.stage == RealStage::C2rPre && job.in_count == n + 1)
+        || job.load_factor.as_ref().is_some_and(|f| f.limit <= job.in_count);
+    let store_ok = job.out_count == n
+        || (job.stage == RealStage::R2cPost && job.out_count == n + 1)
+        || job.store_factor.as_ref().is_some_and(|f| f.limit <= job.out_count);
     if load_ok && store_ok {
         Ok(())
     } else {

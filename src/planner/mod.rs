@@ -483,6 +483,11 @@ impl Ctx<'_> {
             Some(in_registers) if in_registers.rows_in_registers() => in_registers,
             _ => kernel,
         };
+        if kernel.real_stage.across_lanes()
+            && (kernel.lanes != REGISTER_LANES || kernel.batch.first().map(|d| d.count) != Some(REGISTER_LANES))
+        {
+            return fail(ErrorKind::Bugcheck, "a real stage across the lanes without one transform's 8 parts in them");
+        }
         let out_bytes = transforms * kernel.out_count * problem.precision.complex_bytes();
         let radices = if kernel.rows_in_registers() { vec![kernel.lanes; 2] } else { kernel.radices.clone() };
         Ok(StockhamKernel {

@@ -4,13 +4,15 @@
 //! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two
 //! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
 //! FFT runs in registers (64 points on CPUs) pairs transforms in the same way. When the complex FFT is too long
-//! for one kernel (or has a prime factor above 13), the real stage becomes an elementwise pass of its own,
-//! before (C2R) or after (R2C) the complex transform through scratch, with the same pairing.
+//! for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU carries its stage across the
+//! lanes of that four-step's long pass (`across_lanes`). Otherwise (or with a prime factor above 13) the real
+//! stage becomes an elementwise pass of its own, before (C2R) or after (R2C) the complex transform through
+//! scratch, with the same pairing.
 
 use super::scratch::TransformScratch;
-use super::{factor, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
+use super::{factor, fourstep, leaf, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::elementwise::ElementwiseOp;
-use crate::codegen::stockham::RealStage;
+use crate::codegen::stockham::{RealStage, REGISTER_LANES};
 use crate::error::Result;
 
 fn axis0(count: usize) -> LogicalDim {
@@ -39,6 +41,11 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
             leaf.out_count = n / 2 + 1;
         }
         return ctx.plan_job(leaf);
+    }
+    if let Some(long) = across_lanes(ctx) {
+        let whole =
+            Job { stage: RealStage::R2cPost, out_count: m + 1, ..job(m, &batch, src, dst, (in_side, Side::Complex)) };
+        return fourstep::plan_split(ctx, whole, long, REGISTER_LANES);
     }
     if n % 2 == 1 {
         if let Some(node) = r2c_twins(ctx, &batch, src, dst)? {
@@ -103,6 +110,17 @@ fn twins_in_registers(
     ctx.runs_in_registers(&leaf).then_some(leaf)
 }
 
+/// The long pass of an even length 2h whose h points are too many for one kernel but split on a CPU as
+/// h = 8 x long, long within one kernel: a four-step whose short pass is 8 points long. Its long pass then
+/// carries the 8 interleaved parts of one transform in its lanes, and the post-process (R2C, last pass) or
+/// pre-process (C2R, first pass) runs there, across the lanes, instead of as a pass over memory of its own.
+fn across_lanes(ctx: &Ctx) -> Option<usize> {
+    let n = ctx.problem.lengths[0];
+    let long = n / 2 / REGISTER_LANES;
+    let fits = n % (2 * REGISTER_LANES) == 0 && long <= ctx.max_leaf() && factor::is_smooth(long);
+    (leaf::is_cpu(ctx.device) && fits).then_some(long)
+}
+
 /// The pairs of an odd-length leaf (one kernel loads both transforms of a pair before it stores either).
 /// In place, the middle transform of an odd count, which two pairs would read and one write, rules pairs
 /// out: another work-group could overwrite it before its second reader loads it.
@@ -160,6 +178,11 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         }
         return ctx.plan_job(leaf);
     }
+    if let Some(long) = across_lanes(ctx) {
+        let whole =
+            Job { stage: RealStage::C2rPre, in_count: m + 1, ..job(m, &batch, src, dst, (Side::Complex, out_side)) };
+        return fourstep::plan_split(ctx, whole, REGISTER_LANES, long);
+    }
     if n % 2 == 1 {
         if let Some(node) = c2r_twins(ctx, &batch, src, dst)? {
             return Ok(node);
@@ -187,4 +210,39 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
     let merge = ctx.elementwise(ElementwiseOp::TwinMerge { twin_in: twins.in_apart }, scratch.fill(&pairs, n))?;
     let complex = ctx.plan_job(scratch.drain(&pairs, n))?;
     Ok(Some(Node::RealAxis { n, children: vec![merge, complex] }))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::codegen::KernelSpec;
+    use crate::planner::{plan, test_device, BufferLayout, Problem, TransformKind};
+    use crate::runtime::DeviceInfo;
+
+    /// The real stage of each pass of two transforms of `n` reals, packed.
+    fn stages(kind: TransformKind, n: usize, device: &DeviceInfo) -> Vec<String> {
+        let (real, hermitian) = (BufferLayout::packed(&[n]), BufferLayout::packed(&[n / 2 + 1]));
+        let (input, output) = if kind == TransformKind::R2C { (real, hermitian) } else { (hermitian, real) };
+        let problem = Problem { kind, input, output, ..test_device::c2c(&[n], 2) };
+        let steps = plan(&problem, device).unwrap().steps;
+        steps
+            .iter()
+            .map(|step| match &step.kernel {
+                KernelSpec::Stockham(k) => format!("{:?}", k.real_stage),
+                KernelSpec::Elementwise(e) => format!("pass {:?}", e.op),
+                KernelSpec::Transpose(_) => "transpose".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cpus_carry_the_stage_of_long_even_axes_across_the_lanes() {
+        use TransformKind::{C2R, R2C};
+        let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
+        assert_eq!(stages(R2C, 1 << 14, &cpu), ["None", "R2cPostLanes"]);
+        assert_eq!(stages(C2R, 1 << 14, &cpu), ["C2rPreLanes", "None"]);
+        assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
+        // A half longer than 8 x 4096, and GPUs, keep a pass of its own for the stage.
+        assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "None", "pass R2cPost"]);
+        assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
+    }
 }
