@@ -189,9 +189,20 @@ pub fn plan(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
 }
 
 fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
-    let mut ctx = Ctx { problem, device, steps: Vec::new(), tmp_regions: 0, region_elements: problem.elements() };
+    let region_elements = aligned_region(problem.elements());
+    let mut ctx = Ctx { problem, device, steps: Vec::new(), tmp_regions: 0, region_elements };
     let tree = multidim::plan(&mut ctx)?;
     Ok(ExecPlan { tree, steps: ctx.steps, tmp_regions: ctx.tmp_regions, region_elements: ctx.region_elements })
+}
+
+/// Complex elements a scratch region's size is a multiple of, so that every region starts as aligned as the
+/// buffer (4 KiB in double precision) and its vector loads and streaming stores stay whole. Measured on PoCL:
+/// the first pass of an R2C of 2^24 double, writing a second region 2^23 + 1 values in, took 60-80 ms, and
+/// the same pass of a complex 2^23 into an aligned region 14 ms.
+const REGION_ALIGN: usize = 256;
+
+fn aligned_region(elements: usize) -> usize {
+    elements.div_ceil(REGION_ALIGN) * REGION_ALIGN
 }
 
 /// The axis a logical dimension runs along: one of the transform axes, the batch, or raw element units
@@ -320,7 +331,7 @@ impl Ctx<'_> {
 
     /// Makes every scratch region hold at least `elements` complex values.
     fn need_region(&mut self, elements: usize) {
-        self.region_elements = self.region_elements.max(elements);
+        self.region_elements = self.region_elements.max(aligned_region(elements));
     }
 
     fn max_leaf(&self) -> usize {
