@@ -253,18 +253,24 @@ impl StockhamKernel {
         }
     }
 
-    /// True when every output store is a whole vector of interleaved complex values at a multiple of the
-    /// lane count from the buffer's start, so that vectors fill whole cache lines (streaming stores to parts
-    /// of lines are far slower than plain ones).
+    /// True when every output store is a whole vector of interleaved complex values (or of adjacent real
+    /// pairs) at a multiple of the lane count from the buffer's start, so that vectors fill whole cache lines
+    /// (streaming stores to parts of lines are far slower than plain ones).
     pub fn stores_whole_vectors(&self) -> bool {
         let vw = self.lanes;
-        let aligned_from = |first: usize| self.batch.iter().skip(first).all(|d| d.out_stride % vw == 0);
-        if vw < 2 || self.out_kind != ElementKind::Complex || self.out_planar || self.store_factor.is_some() {
+        // Positions count complex values, or reals for adjacent pairs: VW pairs span 2 VW of them.
+        let whole = match self.out_kind {
+            ElementKind::Complex if !self.out_planar => vw,
+            ElementKind::RealPairs { half: 1 } => 2 * vw,
+            _ => return false,
+        };
+        let aligned_from = |first: usize| self.batch.iter().skip(first).all(|d| d.out_stride % whole == 0);
+        if vw < 2 || self.store_factor.is_some() {
             return false;
         }
         match self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)) {
             MODE_ROWS => self.out_count % vw == 0 && aligned_from(0),
-            MODE_COLS => self.out_stride % vw == 0 && self.batch[0].count % vw == 0 && aligned_from(1),
+            MODE_COLS => self.out_stride % whole == 0 && self.batch[0].count % vw == 0 && aligned_from(1),
             _ => false,
         }
     }
@@ -655,6 +661,18 @@ mod tests {
         };
         assert!(columns(256).stores_whole_vectors());
         assert!(!columns(250).stores_whole_vectors());
+        // Adjacent real pairs (positions in reals): whole when 8 pairs, 16 reals, line up.
+        let pairs = |out_stride| StockhamKernel {
+            out_kind: ElementKind::RealPairs { half: 1 },
+            out_stride,
+            batch: vec![
+                BatchDim { count: 64, in_stride: 1, out_stride: 2 },
+                BatchDim { count: 3, in_stride: 64, out_stride },
+            ],
+            ..kernel(64, vec![16, 4])
+        };
+        assert!(pairs(512).stores_whole_vectors());
+        assert!(!pairs(8 * 65).stores_whole_vectors());
     }
 
     #[test]
