@@ -148,12 +148,11 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 }
 
 /// True when the two-pass four-step keeps its intermediate in the destination, transposed, rather than in
-/// scratch: on CPUs, for a job that writes every element of a destination apart from its source. Pass 1
-/// then stores contiguous rows and pass 2 runs in place down the columns; in the scratch form pass 1 both
-/// reads and writes with a long stride, which PoCL runs at about half the speed (9 ms against 5 for each
-/// pass of 65536 x 64 single), and there is no scratch to allocate.
+/// scratch: on CPUs, for a cached transform (`leaf::keeps_intermediate_in_destination`) that writes every
+/// element of a destination apart from its source. Pass 1 then stores contiguous rows and pass 2 runs in
+/// place down the columns, and there is no scratch to allocate.
 fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
-    leaf::is_cpu(ctx.device)
+    leaf::keeps_intermediate_in_destination(ctx.device, job.fft.count * ctx.problem.precision.complex_bytes())
         && job.out_count == job.fft.count
         && job.out_side == Side::Complex
         && job.stage == RealStage::None
@@ -394,8 +393,8 @@ mod tests {
         Problem { in_place, ..test_device::c2c(&[n], batch) }
     }
 
-    fn buffers(device: &crate::runtime::DeviceInfo, in_place: bool) -> (usize, Vec<(BufRef, BufRef)>) {
-        let exec = crate::planner::plan(&c2c_1d(1 << 16, 3, in_place), device).unwrap();
+    fn buffers(device: &crate::runtime::DeviceInfo, n: usize, in_place: bool) -> (usize, Vec<(BufRef, BufRef)>) {
+        let exec = crate::planner::plan(&c2c_1d(n, 3, in_place), device).unwrap();
         (exec.tmp_regions, exec.steps.iter().map(|s| (s.src, s.dst)).collect())
     }
 
@@ -435,12 +434,15 @@ mod tests {
     }
 
     #[test]
-    fn cpus_keep_an_out_of_place_intermediate_in_the_destination() {
+    fn cpus_keep_the_out_of_place_intermediate_of_a_cached_transform_in_the_destination() {
         use BufRef::*;
         let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
-        assert_eq!(buffers(&cpu, false), (0, vec![(Input, Output), (Output, Output)]));
-        assert_eq!(buffers(&cpu, true), (1, vec![(Input, Tmp(0)), (Tmp(0), Output)]));
-        assert_eq!(buffers(&gpu, false), (1, vec![(Input, Tmp(0)), (Tmp(0), Output)]));
+        let through_scratch = (1, vec![(Input, Tmp(0)), (Tmp(0), Output)]);
+        assert_eq!(buffers(&cpu, 1 << 16, false), (0, vec![(Input, Output), (Output, Output)]));
+        assert_eq!(buffers(&cpu, 1 << 16, true), through_scratch);
+        assert_eq!(buffers(&gpu, 1 << 16, false), through_scratch);
+        // 8 MiB per transform.
+        assert_eq!(buffers(&cpu, 1 << 20, false), through_scratch);
     }
 
     #[test]

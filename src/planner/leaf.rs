@@ -107,6 +107,16 @@ pub(super) fn lopsided_split_shape(device: &DeviceInfo, bytes: usize) -> Option<
     (is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES).then(|| (CPU_LANES, cpu_items_wanted(device)))
 }
 
+/// True when a CPU four-step of `bytes` per transform, out of place, keeps its intermediate in the
+/// destination (transposed, pass 2 in place) rather than in scratch (pass 1 reading and writing with a long
+/// stride). Measured with fftx-bench in alternating runs on PoCL (Intel Xeon, AVX-512), GFLOPS in the
+/// destination against through scratch: 65536 single 42 against 26-32, double 21-27 against 18-22; but 2^20
+/// single 18-21 against 40, 2^22 single 19-24 against 37-39, 2^20 double 16 against 26, 2^22 double 14-15
+/// against 22-26.
+pub(super) fn keeps_intermediate_in_destination(device: &DeviceInfo, bytes: usize) -> bool {
+    is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES
+}
+
 /// Work-items a CPU launch should offer at least, so that the device's threads stay balanced.
 fn cpu_items_wanted(device: &DeviceInfo) -> usize {
     CPU_ITEMS_PER_UNIT * device.compute_units as usize
