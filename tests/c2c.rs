@@ -65,6 +65,15 @@ fn multi_dimensional_non_square() {
     }
 }
 
+/// Past 2 MiB per transform a CPU runs the last axis out of place from scratch into the output.
+#[test]
+fn uncached_multi_dimensional_out_of_place() {
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[1024, 384]).precision(p).batch(2));
+        assert_accurate(Case::new(&[96, 64, 80]).precision(p).backward().planar(false, true));
+    }
+}
+
 /// Axes 0 and 1 of packed data in one kernel, a plane per transform: rows and columns of different
 /// radices (primes among them), with a third axis and batches, in place, planar, both directions.
 #[test]

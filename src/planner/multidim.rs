@@ -2,10 +2,11 @@
 //! of its transforms, so axis passes after the first run in place.
 //!
 //! C2C and R2C start with axis 0 (for R2C the real axis, which turns real input into the Hermitian half)
-//! and continue in place on the output. C2R runs the complex axes first, on scratch unless the plan is in
+//! and continue in place on the output; an uncached C2C out of place on a CPU runs its last axis from
+//! scratch into the output instead. C2R runs the complex axes first, on scratch unless the plan is in
 //! place (the caller's input stays intact), and ends with the real axis.
 
-use super::{factor, real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
+use super::{factor, leaf, real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
 use crate::error::Result;
 
 pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
@@ -28,11 +29,19 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         current = BufRef::Output;
         complex_axes.retain(|&axis| axis > 1);
     }
+    // An uncached C2C out of place: the axis before the last writes scratch, and the last reads it and
+    // writes the output, rather than running in place with its long stride.
+    let bytes = problem.lengths.iter().product::<usize>() * problem.precision.complex_bytes();
+    let last_reads_scratch =
+        !problem.in_place && !problem.no_scratch && leaf::strided_pass_through_scratch(ctx.device, bytes);
     for &axis in &complex_axes {
         // C2R keeps the Hermitian data in scratch (or in place) until the real axis writes the output.
         let dst = match (kind, current) {
             (TransformKind::C2R, BufRef::Input) if !problem.in_place => ctx.free_tmp(&[]),
             (TransformKind::C2R, _) => current,
+            (TransformKind::C2C, _) if last_reads_scratch && Some(&axis) == complex_axes.iter().rev().nth(1) => {
+                ctx.free_tmp(&[])
+            }
             _ => BufRef::Output,
         };
         let n = problem.lengths[axis];
@@ -85,7 +94,7 @@ fn batch_dims(ctx: &Ctx, axes: &[usize], src: BufRef) -> Vec<LogicalDim> {
 #[cfg(test)]
 mod tests {
     use crate::codegen::KernelSpec;
-    use crate::planner::{test_device, BufferLayout, Problem, TransformKind};
+    use crate::planner::{test_device, BufRef, BufferLayout, Problem, TransformKind};
 
     /// The plane of each Stockham step of the plan: Some(n0) where axes 0 and 1 run in one kernel.
     fn planes(problem: &Problem) -> Vec<Option<usize>> {
@@ -97,6 +106,26 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// The buffers each pass reads and writes.
+    fn buffers(problem: &Problem) -> Vec<(BufRef, BufRef)> {
+        let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
+        exec.steps.iter().map(|s| (s.src, s.dst)).collect()
+    }
+
+    #[test]
+    fn uncached_c2c_out_of_place_runs_its_last_axis_from_scratch() {
+        use BufRef::{Input, Output, Tmp};
+        assert_eq!(buffers(&test_device::c2c(&[1024, 1024], 1)), [(Input, Tmp(0)), (Tmp(0), Output)]);
+        let volume = test_device::c2c(&[128, 128, 128], 1);
+        assert_eq!(buffers(&volume), [(Input, Output), (Output, Tmp(0)), (Tmp(0), Output)]);
+        // Cached, in place, or without scratch: in place on the output.
+        assert_eq!(buffers(&test_device::c2c(&[256, 256], 1)), [(Input, Output), (Output, Output)]);
+        let in_place = Problem { in_place: true, ..test_device::c2c(&[1024, 1024], 1) };
+        assert_eq!(buffers(&in_place), [(Input, Output), (Output, Output)]);
+        let no_scratch = Problem { no_scratch: true, ..test_device::c2c(&[1024, 1024], 1) };
+        assert_eq!(buffers(&no_scratch), [(Input, Output), (Output, Output)]);
     }
 
     #[test]
