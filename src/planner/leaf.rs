@@ -117,12 +117,12 @@ pub(super) fn keeps_intermediate_in_destination(device: &DeviceInfo, bytes: usiz
     is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES
 }
 
-/// True when the pass of a CPU plan that reads with a long stride (the last axis of a C2C of `bytes` per
+/// True when the pass of a CPU plan that reads with a long stride (axis 1 of a 2D C2C of `bytes` per
 /// transform) runs out of place from scratch rather than in place on the destination: the transforms that
 /// `keeps_intermediate_in_destination` leaves out. Measured with fftx-bench in alternating runs on PoCL
 /// (Intel Xeon, AVX-512), GFLOPS in place against from scratch: 1024x1024 single 26-27 against 36-38,
-/// double 16-18 against 19-24; 2048x2048 single 23 against 29-40, double 17-19 against 21-25; 128^3 about
-/// equal (single 23-28 against 26-27, double 18-20 against 20-21).
+/// double 16-18 against 19-24; 2048x2048 single 23 against 29-40, double 17-19 against 21-25. The last
+/// axis of 128^3 gained nothing that way (single 15.6 ms in place against 18.8, double 21.9 against 24.5).
 pub(super) fn strided_pass_through_scratch(device: &DeviceInfo, bytes: usize) -> bool {
     is_cpu(device) && bytes > CPU_LOPSIDED_BYTES
 }

@@ -2,7 +2,7 @@
 //! of its transforms, so axis passes after the first run in place.
 //!
 //! C2C and R2C start with axis 0 (for R2C the real axis, which turns real input into the Hermitian half)
-//! and continue in place on the output; an uncached C2C out of place on a CPU runs its last axis from
+//! and continue in place on the output; an uncached 2D C2C out of place on a CPU runs its second axis from
 //! scratch into the output instead. C2R runs the complex axes first, on scratch unless the plan is in
 //! place (the caller's input stays intact), and ends with the real axis.
 
@@ -29,11 +29,13 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         current = BufRef::Output;
         complex_axes.retain(|&axis| axis > 1);
     }
-    // An uncached C2C out of place: the axis before the last writes scratch, and the last reads it and
-    // writes the output, rather than running in place with its long stride.
+    // An uncached 2D C2C out of place: axis 0 writes scratch, and axis 1 reads it and writes the output,
+    // rather than running in place with its long stride.
     let bytes = problem.lengths.iter().product::<usize>() * problem.precision.complex_bytes();
-    let last_reads_scratch =
-        !problem.in_place && !problem.no_scratch && leaf::strided_pass_through_scratch(ctx.device, bytes);
+    let last_reads_scratch = complex_axes.len() == 2
+        && !problem.in_place
+        && !problem.no_scratch
+        && leaf::strided_pass_through_scratch(ctx.device, bytes);
     for &axis in &complex_axes {
         // C2R keeps the Hermitian data in scratch (or in place) until the real axis writes the output.
         let dst = match (kind, current) {
@@ -118,9 +120,9 @@ mod tests {
     fn uncached_c2c_out_of_place_runs_its_last_axis_from_scratch() {
         use BufRef::{Input, Output, Tmp};
         assert_eq!(buffers(&test_device::c2c(&[1024, 1024], 1)), [(Input, Tmp(0)), (Tmp(0), Output)]);
+        // Cached, in place, without scratch, or 3D: in place on the output.
         let volume = test_device::c2c(&[128, 128, 128], 1);
-        assert_eq!(buffers(&volume), [(Input, Output), (Output, Tmp(0)), (Tmp(0), Output)]);
-        // Cached, in place, or without scratch: in place on the output.
+        assert_eq!(buffers(&volume), [(Input, Output), (Output, Output), (Output, Output)]);
         assert_eq!(buffers(&test_device::c2c(&[256, 256], 1)), [(Input, Output), (Output, Output)]);
         let in_place = Problem { in_place: true, ..test_device::c2c(&[1024, 1024], 1) };
         assert_eq!(buffers(&in_place), [(Input, Output), (Output, Output)]);
