@@ -250,10 +250,9 @@
 #define RESULT(k, xr, xi)                                                                           \
     do {                                                                                            \
         int a_ = (k) % N, b0_ = (N - (k)) % N, b1_ = (2 * N - 1 - (k)) % N;                          \
-        V wr_, wi_;                                                                                 \
+        V br_ = LANE_MIRROR(fre, b0_, b1_), bi_ = LANE_MIRROR(fim, b0_, b1_), wr_, wi_;             \
         REAL_ROOTS_V(VW * (k), wr_, wi_);                                                           \
-        HERMITIAN_COMBINE_W(fre[LIX(a_)], fim[LIX(a_)], LANE_MIRROR(fre, b0_, b1_), LANE_MIRROR(fim, b0_, b1_), \
-                            wr_, wi_, K(0.5), xr, xi);                                              \
+        HERMITIAN_COMBINE_W(fre[LIX(a_)], fim[LIX(a_)], br_, bi_, wr_, wi_, K(0.5), xr, xi);        \
         xr *= scale;                                                                                \
         xi *= scale * conj_out;                                                                     \
     } while (0)

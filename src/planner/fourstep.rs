@@ -148,11 +148,11 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 }
 
 /// True when the two-pass four-step keeps its intermediate in the destination, transposed, rather than in
-/// scratch: on CPUs, for a cached transform (`leaf::keeps_intermediate_in_destination`) that writes every
+/// scratch: on CPUs, for a cached transform (`leaf::cached_on_cpu`) that writes every
 /// element of a destination apart from its source. Pass 1 then stores contiguous rows and pass 2 runs in
 /// place down the columns, and there is no scratch to allocate.
 fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
-    leaf::keeps_intermediate_in_destination(ctx.device, job.fft.count * ctx.problem.precision.complex_bytes())
+    leaf::cached_on_cpu(ctx.device, job.fft.count * ctx.problem.precision.complex_bytes())
         && job.out_count == job.fft.count
         && job.out_side == Side::Complex
         && job.stage == RealStage::None

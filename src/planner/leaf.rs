@@ -93,38 +93,34 @@ pub(super) fn streams_output(device: &DeviceInfo, out_bytes: usize) -> bool {
     is_cpu(device) && out_bytes >= CPU_STREAMING_BYTES
 }
 
-/// Bytes up to which a CPU four-step splits a transform as unevenly as it can (`factor::lopsided_split`)
-/// rather than near the square root. Measured on PoCL out of place: 16807 double = 7 x 2401 took 15 ms
-/// against 22 for 343 x 49, 65536 single = 16 x 4096 took 8.8 against 10.3-12.4 for 256 x 256. At 4 MiB
-/// the gain out of place (262144 double, 6%) is lost in place (17 ms against 20), and from 2^20 double
-/// on the even split is faster (18.5 ms against 24 for 256 x 4096).
-const CPU_LOPSIDED_BYTES: usize = 2 << 20;
+/// Bytes per transform up to which a CPU plan treats a transform as cached between its passes
+/// (`cached_on_cpu`). Measured on PoCL out of place:
+/// - a four-step splits such a transform as unevenly as it can (`factor::lopsided_split`) rather than near
+///   the square root: 16807 double = 7 x 2401 took 15 ms against 22 for 343 x 49, 65536 single = 16 x 4096
+///   took 8.8 against 10.3-12.4 for 256 x 256. At 4 MiB the gain out of place (262144 double, 6%) is lost
+///   in place (17 ms against 20), and from 2^20 double on the even split is faster (18.5 ms against 24 for
+///   256 x 4096);
+/// - a four-step keeps its intermediate in the destination (transposed, pass 2 in place) rather than in
+///   scratch (pass 1 reading and writing with a long stride), and a longer one the other way round; in
+///   alternating fftx-bench runs (Intel Xeon, AVX-512), GFLOPS in the destination against through scratch:
+///   65536 single 42 against 26-32, double 21-27 against 18-22; but 2^20 single 18-21 against 40, 2^22
+///   single 19-24 against 37-39, 2^20 double 16 against 26, 2^22 double 14-15 against 22-26;
+/// - a longer 2D C2C runs axis 1 out of place from scratch rather than in place on the output: 1024x1024
+///   single 26-27 GFLOPS in place against 36-38, double 16-18 against 19-24; 2048x2048 single 23 against
+///   29-40, double 17-19 against 21-25. The last axis of 128^3 gained nothing that way (single 15.6 ms in
+///   place against 18.8, double 21.9 against 24.5).
+const CPU_CACHED_BYTES: usize = 2 << 20;
+
+/// True on a CPU for transforms of up to `CPU_CACHED_BYTES`.
+pub(super) fn cached_on_cpu(device: &DeviceInfo, bytes: usize) -> bool {
+    is_cpu(device) && bytes <= CPU_CACHED_BYTES
+}
 
 /// How a four-step of `bytes` per transform splits unevenly on `device`: the lane count both passes should
 /// keep whole, and the fewest lane groups its first pass (one per `lanes` rows of each transform) should
 /// give the device's threads. None when it splits near the square root.
 pub(super) fn lopsided_split_shape(device: &DeviceInfo, bytes: usize) -> Option<(usize, usize)> {
-    (is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES).then(|| (CPU_LANES, cpu_items_wanted(device)))
-}
-
-/// True when a CPU four-step of `bytes` per transform, out of place, keeps its intermediate in the
-/// destination (transposed, pass 2 in place) rather than in scratch (pass 1 reading and writing with a long
-/// stride). Measured with fftx-bench in alternating runs on PoCL (Intel Xeon, AVX-512), GFLOPS in the
-/// destination against through scratch: 65536 single 42 against 26-32, double 21-27 against 18-22; but 2^20
-/// single 18-21 against 40, 2^22 single 19-24 against 37-39, 2^20 double 16 against 26, 2^22 double 14-15
-/// against 22-26.
-pub(super) fn keeps_intermediate_in_destination(device: &DeviceInfo, bytes: usize) -> bool {
-    is_cpu(device) && bytes <= CPU_LOPSIDED_BYTES
-}
-
-/// True when the pass of a CPU plan that reads with a long stride (axis 1 of a 2D C2C of `bytes` per
-/// transform) runs out of place from scratch rather than in place on the destination: the transforms that
-/// `keeps_intermediate_in_destination` leaves out. Measured with fftx-bench in alternating runs on PoCL
-/// (Intel Xeon, AVX-512), GFLOPS in place against from scratch: 1024x1024 single 26-27 against 36-38,
-/// double 16-18 against 19-24; 2048x2048 single 23 against 29-40, double 17-19 against 21-25. The last
-/// axis of 128^3 gained nothing that way (single 15.6 ms in place against 18.8, double 21.9 against 24.5).
-pub(super) fn strided_pass_through_scratch(device: &DeviceInfo, bytes: usize) -> bool {
-    is_cpu(device) && bytes > CPU_LOPSIDED_BYTES
+    cached_on_cpu(device, bytes).then(|| (CPU_LANES, cpu_items_wanted(device)))
 }
 
 /// Work-items a CPU launch should offer at least, so that the device's threads stay balanced.

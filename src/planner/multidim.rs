@@ -29,21 +29,20 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         current = BufRef::Output;
         complex_axes.retain(|&axis| axis > 1);
     }
-    // An uncached 2D C2C out of place: axis 0 writes scratch, and axis 1 reads it and writes the output,
-    // rather than running in place with its long stride.
+    // An uncached 2D C2C out of place on a CPU: axis 0 writes scratch, and axis 1 reads it and writes the
+    // output, rather than running in place with its long stride (`leaf::CPU_CACHED_BYTES`).
     let bytes = problem.lengths.iter().product::<usize>() * problem.precision.complex_bytes();
-    let last_reads_scratch = complex_axes.len() == 2
+    let axis0_to_scratch = complex_axes.len() == 2
         && !problem.in_place
         && !problem.no_scratch
-        && leaf::strided_pass_through_scratch(ctx.device, bytes);
+        && leaf::is_cpu(ctx.device)
+        && !leaf::cached_on_cpu(ctx.device, bytes);
     for &axis in &complex_axes {
         // C2R keeps the Hermitian data in scratch (or in place) until the real axis writes the output.
         let dst = match (kind, current) {
             (TransformKind::C2R, BufRef::Input) if !problem.in_place => ctx.free_tmp(&[]),
             (TransformKind::C2R, _) => current,
-            (TransformKind::C2C, _) if last_reads_scratch && Some(&axis) == complex_axes.iter().rev().nth(1) => {
-                ctx.free_tmp(&[])
-            }
+            (TransformKind::C2C, _) if axis0_to_scratch && axis == complex_axes[0] => ctx.free_tmp(&[]),
             _ => BufRef::Output,
         };
         let n = problem.lengths[axis];
@@ -117,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn uncached_c2c_out_of_place_runs_its_last_axis_from_scratch() {
+    fn uncached_2d_c2c_out_of_place_runs_axis_1_from_scratch() {
         use BufRef::{Input, Output, Tmp};
         assert_eq!(buffers(&test_device::c2c(&[1024, 1024], 1)), [(Input, Tmp(0)), (Tmp(0), Output)]);
         // Cached, in place, without scratch, or 3D: in place on the output.
