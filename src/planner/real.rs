@@ -215,16 +215,20 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 #[cfg(test)]
 mod tests {
     use crate::codegen::KernelSpec;
-    use crate::planner::{plan, test_device, BufferLayout, Problem, TransformKind};
+    use crate::planner::{plan, test_device, BufRef, BufferLayout, Problem, Step, TransformKind};
     use crate::runtime::DeviceInfo;
 
-    /// The real stage of each pass of two transforms of `n` reals, packed.
-    fn stages(kind: TransformKind, n: usize, device: &DeviceInfo) -> Vec<String> {
+    /// The passes of two transforms of `n` reals, packed.
+    fn steps(kind: TransformKind, n: usize, device: &DeviceInfo) -> Vec<Step> {
         let (real, hermitian) = (BufferLayout::packed(&[n]), BufferLayout::packed(&[n / 2 + 1]));
         let (input, output) = if kind == TransformKind::R2C { (real, hermitian) } else { (hermitian, real) };
         let problem = Problem { kind, input, output, ..test_device::c2c(&[n], 2) };
-        let steps = plan(&problem, device).unwrap().steps;
-        steps
+        plan(&problem, device).unwrap().steps
+    }
+
+    /// The real stage of each pass of two transforms of `n` reals, packed.
+    fn stages(kind: TransformKind, n: usize, device: &DeviceInfo) -> Vec<String> {
+        steps(kind, n, device)
             .iter()
             .map(|step| match &step.kernel {
                 KernelSpec::Stockham(k) => format!("{:?}", k.real_stage),
@@ -244,5 +248,21 @@ mod tests {
         // A half longer than 8 x 4096, and GPUs, keep a pass of its own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "None", "pass R2cPost"]);
         assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
+    }
+
+    #[test]
+    fn long_real_axes_stream_into_aligned_scratch_rows() {
+        // Rows of n / 2 + 1 values would start the second transform mid-vector, and no pass could stream.
+        // R2C: both four-step passes write scratch; C2R: its pre-process pass and the first four-step pass.
+        for (kind, passes) in [(TransformKind::R2C, 2), (TransformKind::C2R, 1)] {
+            let into_scratch: Vec<bool> = steps(kind, 1 << 20, &test_device::cpu())
+                .iter()
+                .filter_map(|step| match &step.kernel {
+                    KernelSpec::Stockham(k) if matches!(step.dst, BufRef::Tmp(_)) => Some(k.streaming_store),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(into_scratch, vec![true; passes], "{kind:?}");
+        }
     }
 }
