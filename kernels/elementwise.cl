@@ -18,10 +18,10 @@
  * LONE_DIM: a transform at coordinate 0 of that batch dimension (a lone one) stores no twin: not the split's
  * Y, nor the twin half of pairs far apart on output (OUT_AT_OWN); another pair stores it as its own.
  * Each work-item runs PER_ITEM consecutive elements of the LOOP_COUNT.
- * PAIRED (the real stages on CPUs at unit strides, VW lanes): output k and its mirror N - k read the same two inputs and
- * share the root (w_2N^(N-k) = -conj(w_2N^k)), so a work-item takes CHUNKS_PER_ITEM chunks of VW outputs
- * k = c VW .. c VW + VW - 1 (c = 1 .. CHUNKS, all below N / 2) together with their mirrors, as vectors;
- * the work-item at x = 0 also computes the outputs no chunk covers.
+ * PAIRED (the real stages and twin ops on CPUs at unit strides, VW lanes): output k and its mirror N - k read
+ * the same two inputs (and share the root, w_2N^(N-k) = -conj(w_2N^k)), so a work-item takes CHUNKS_PER_ITEM
+ * chunks of VW outputs k = c VW .. c VW + VW - 1 (c = 1 .. CHUNKS, all below N / 2) together with their
+ * mirrors, as vectors; the work-item at x = 0 also computes the outputs no chunk covers.
  * Arguments match fftx_stockham, so a plan launches either the same way.
  */
 #define OP_R2C_POST 1
@@ -118,29 +118,48 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
 #else
 #define PAIR_SCALE K(1.0)
 #endif
-/* Outputs k .. k + VW - 1 and their mirrors (k >= VW, k + VW <= N / 2), both sides at unit stride. */
+/* Outputs k .. k + VW - 1 and their mirrors (k >= VW, k + VW <= N / 2), both sides at unit stride. The twin
+ * split stores no mirrors (its outputs end at N / 2) but X and Y; the twin merge reads X and Y. */
 AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                        __global REAL *out_im, __global const REAL *tw, const IDX ib, const IDX ob, const IDX k,
-                       const REAL conj_in, const REAL conj_out, const REAL scale) {
-#if defined(RT_SHIFT) && (1 << RT_SHIFT) < VW
-#error "a chunk's roots must share one high entry of the split table"
-#endif
+                       const int lone, const REAL conj_in, const REAL conj_out, const REAL scale) {
     const IDX mirror = N - k - (VW - 1);
-    V ar, ai, br, bi, wr, wi;
+    V ar, ai, br, bi, xr, xi, yr, yi;
     IN_ROW(ib + k, ar, ai);
+#if OP == OP_TWIN_MERGE
+    /* As element(): conj(X + iY) = A - iB, with X_N-k = conj(X_k), Y_N-k = conj(Y_k). */
+    IN_ROW(ib + (IDX)TWIN_IN + k, br, bi);
+    xr = ar + conj_in * bi;
+    xi = conj_in * ai - br;
+    yr = REVERSE(ar - conj_in * bi);
+    yi = REVERSE(-conj_in * ai - br);
+    OUT_ROW(ob + k, xr * scale, xi * (scale * conj_out));
+    OUT_ROW(ob + mirror, yr * scale, yi * (scale * conj_out));
+#else
     IN_ROW(ib + mirror, br, bi);
     br = REVERSE(br);
     bi = REVERSE(bi);
+#if OP == OP_TWIN_SPLIT
+    /* As element(): X_k = (Z_k + conj(Z_N-k)) / 2, Y_k = (Z_k - conj(Z_N-k)) / 2i. */
+    OUT_ROW(ob + k, (ar + br) * (K(0.5) * scale), (ai - bi) * (K(0.5) * scale * conj_out));
+    if (!lone)
+        OUT_ROW(ob + (IDX)TWIN_OUT + k, (ai + bi) * (K(0.5) * scale), (br - ar) * (K(0.5) * scale * conj_out));
+#else
+#if defined(RT_SHIFT) && (1 << RT_SHIFT) < VW
+#error "a chunk's roots must share one high entry of the split table"
+#endif
+    V wr, wi;
 #if OP == OP_C2R_PRE
     ai *= conj_in;
     bi *= conj_in;
 #endif
     REAL_ROOTS_V(k, wr, wi);
-    V xr, xi, yr, yi;
     HERMITIAN_COMBINE_W(ar, ai, br, bi, wr, wi, PAIR_SCALE, xr, xi);
     HERMITIAN_COMBINE_W(br, bi, ar, ai, -wr, wi, PAIR_SCALE, yr, yi);
     OUT_ROW(ob + k, xr * scale, xi * (scale * conj_out));
     OUT_ROW(ob + mirror, REVERSE(yr) * scale, REVERSE(yi) * (scale * conj_out));
+#endif
+#endif
 }
 
 /* Outputs first .. last - 1 of one transform, element by element. */
@@ -178,12 +197,12 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
             ELEMENTS(0, OUT_COUNT);
         } else {
             ELEMENTS(0, VW);
-            ELEMENTS((CHUNKS + 1) * VW, N - (CHUNKS + 1) * VW + 1);
+            ELEMENTS((CHUNKS + 1) * VW, min(N - (CHUNKS + 1) * VW + 1, OUT_COUNT));
             ELEMENTS(N - VW + 1, OUT_COUNT);
         }
     }
     for (IDX c = c0; c < c0 + CHUNKS_PER_ITEM && c <= CHUNKS; c++)
-        mirrored_chunk(in_re, in_im, out_re, out_im, tw, ib, ob, c * VW, conj_in, conj_out, scale);
+        mirrored_chunk(in_re, in_im, out_re, out_im, tw, ib, ob, c * VW, lone, conj_in, conj_out, scale);
 #else
     const IDX k0 = get_global_id(0) * PER_ITEM;
     if (k0 >= LOOP_COUNT)
