@@ -30,7 +30,10 @@ __constant REAL SIN13[13] = {K(0.0), K(0.46472317204376856), K(0.822983865893656
                              K(0.9350162426854148), K(0.6631226582407952), K(0.23931566428755777),
                              K(-0.23931566428755777), K(-0.6631226582407952), K(-0.9350162426854148),
                              K(-0.992708874098054), K(-0.8229838658936564), K(-0.46472317204376856)};
-/* exp(-2 pi i e / 16) = COS16[e] - i SIN16[e], for the exponents the 4x4 split of radix 16 uses. */
+/* exp(-2 pi i e / R) = COSR[e] - i SINR[e] for the exponents the square splits of radix R use. */
+__constant REAL COS9[5] = {K(1.0), K(0.766044443118978), K(0.17364817766693036), K(-0.5), K(-0.9396926207859084)};
+__constant REAL SIN9[5] = {K(0.0), K(0.6427876096865394), K(0.984807753012208), K(0.8660254037844386),
+                           K(0.3420201433256687)};
 __constant REAL COS16[10] = {K(1.0), K(0.9238795325112867), K(0.7071067811865476), K(0.3826834323650898),
                              K(0.0), K(-0.3826834323650898), K(-0.7071067811865476), K(-0.9238795325112867),
                              K(-1.0), K(-0.9238795325112867)};
@@ -85,32 +88,39 @@ AI void fft8(V *r, V *i) {
     }
 }
 
-/* Radix 16 as 4 x 4: radix-4 columns, twiddles w16^(j*k), radix-4 rows. Output y[k1 + 4*k2]. */
-AI void fft16(V *r, V *i) {
-    V cr[4][4], ci[4][4];
-    UNROLL for (int j = 0; j < 4; j++) {
-        UNROLL for (int q = 0; q < 4; q++) {
-            cr[j][q] = r[4 * q + j];
-            ci[j][q] = i[4 * q + j];
-        }
-        fft4(cr[j], ci[j]);
+/* Radix R = A x A: radix-A columns, twiddles w_R^(j*k), radix-A rows. Output y[k1 + A*k2]. One pass of
+ * radix 9 or 25 replaces two passes of 3 or 5 over local memory. */
+#define SQUARE_BUTTERFLY(R, A)                                                                      \
+    AI void fft##R(V *r, V *i) {                                                                    \
+        V cr[A][A], ci[A][A];                                                                       \
+        UNROLL for (int j = 0; j < A; j++) {                                                        \
+            UNROLL for (int q = 0; q < A; q++) {                                                    \
+                cr[j][q] = r[A * q + j];                                                            \
+                ci[j][q] = i[A * q + j];                                                            \
+            }                                                                                       \
+            fft##A(cr[j], ci[j]);                                                                   \
+        }                                                                                           \
+        UNROLL for (int j = 1; j < A; j++) {                                                        \
+            UNROLL for (int k = 1; k < A; k++) {                                                    \
+                REAL wr = COS##R[j * k], wi = -SIN##R[j * k];                                       \
+                CMUL(cr[j][k], ci[j][k], cr[j][k], ci[j][k], wr, wi);                               \
+            }                                                                                       \
+        }                                                                                           \
+        UNROLL for (int k = 0; k < A; k++) {                                                        \
+            V xr[A], xi[A];                                                                         \
+            UNROLL for (int j = 0; j < A; j++) {                                                    \
+                xr[j] = cr[j][k];                                                                   \
+                xi[j] = ci[j][k];                                                                   \
+            }                                                                                       \
+            fft##A(xr, xi);                                                                         \
+            UNROLL for (int m = 0; m < A; m++) {                                                    \
+                r[A * m + k] = xr[m];                                                               \
+                i[A * m + k] = xi[m];                                                               \
+            }                                                                                       \
+        }                                                                                           \
     }
-    UNROLL for (int j = 1; j < 4; j++) {
-        UNROLL for (int k = 1; k < 4; k++) {
-            REAL wr = COS16[j * k], wi = -SIN16[j * k];
-            CMUL(cr[j][k], ci[j][k], cr[j][k], ci[j][k], wr, wi);
-        }
-    }
-    UNROLL for (int k = 0; k < 4; k++) {
-        V xr[4] = {cr[0][k], cr[1][k], cr[2][k], cr[3][k]};
-        V xi[4] = {ci[0][k], ci[1][k], ci[2][k], ci[3][k]};
-        fft4(xr, xi);
-        UNROLL for (int m = 0; m < 4; m++) {
-            r[4 * m + k] = xr[m];
-            i[4 * m + k] = xi[m];
-        }
-    }
-}
+
+SQUARE_BUTTERFLY(16, 4)
 
 /* Odd prime radix R from the symmetric pairs a_j = x_j + x_{R-j}, b_j = x_j - x_{R-j} (j = 1..H, H = (R-1)/2):
  * y_m = x_0 + sum_j cos(2 pi jm/R) a_j - i sum_j sin(2 pi jm/R) b_j, and y_{R-m} with the sine sign flipped.
@@ -165,3 +175,4 @@ PRIME_BUTTERFLY(5)
 PRIME_BUTTERFLY(7)
 PRIME_BUTTERFLY(11)
 PRIME_BUTTERFLY(13)
+SQUARE_BUTTERFLY(9, 3)

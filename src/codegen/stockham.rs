@@ -8,7 +8,7 @@ use super::{
 };
 
 /// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
-pub const RADICES: [usize; 9] = [2, 3, 4, 5, 7, 8, 11, 13, 16];
+pub const RADICES: [usize; 10] = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16];
 /// The lane count of transforms that run in registers (`StockhamKernel::rows_in_registers`).
 pub const REGISTER_LANES: usize = 8;
 

@@ -18,7 +18,8 @@ pub fn is_smooth(mut n: usize) -> bool {
     n == 1
 }
 
-/// Pass radices for a smooth `n`: powers of two in as many radix-16 passes as possible, then the odd primes.
+/// Pass radices for a smooth `n`: powers of two in as many radix-16 passes as possible, then the odd primes
+/// (pairs of 3s as radix 9).
 /// Only radices from `RADICES` appear; n = 1 gives no pass.
 pub fn radices(mut n: usize) -> Vec<usize> {
     debug_assert!(is_smooth(n));
@@ -40,10 +41,16 @@ pub fn radices(mut n: usize) -> Vec<usize> {
         _ => {}
     }
     for p in [13, 11, 7, 5, 3] {
+        let mut count = 0;
         while n % p == 0 {
             n /= p;
-            out.push(p);
+            count += 1;
         }
+        // Pairs of 3s run as one radix-9 pass (2187 double: 11 ms in seven passes, 8.7 in four). Radix 25
+        // measured no faster than two passes of 5 (3125, 1000).
+        let nines = if p == 3 { count / 2 } else { 0 };
+        out.extend(std::iter::repeat(9).take(nines));
+        out.extend(std::iter::repeat(p).take(count - 2 * nines));
     }
     debug_assert!(out.iter().all(|r| RADICES.contains(r)));
     out
@@ -163,6 +170,8 @@ mod tests {
         }
         assert_eq!(radices(512), vec![16, 8, 4]);
         assert_eq!(radices(2), vec![2]);
+        assert_eq!(radices(2187), vec![9, 9, 9, 3]);
+        assert_eq!(radices(18 * 125), vec![2, 5, 5, 5, 9]);
     }
 
     #[test]
