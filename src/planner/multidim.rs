@@ -72,7 +72,7 @@ fn plane_n0(ctx: &Ctx) -> Option<usize> {
         let layout = problem.layout(buffer);
         layout.strides[0] == 1 && layout.strides[1] == n0
     };
-    let fits = n0 > 1 && n1 > 1 && factor::is_smooth(n0 * n1) && n0 * n1 <= ctx.max_leaf();
+    let fits = n0 > 1 && n1 > 1 && factor::is_smooth(n0 * n1) && leaf::plane_fits_one_kernel(n0 * n1, ctx);
     (fits && packed(BufRef::Input) && packed(BufRef::Output)).then_some(n0)
 }
 
@@ -95,11 +95,17 @@ fn batch_dims(ctx: &Ctx, axes: &[usize], src: BufRef) -> Vec<LogicalDim> {
 #[cfg(test)]
 mod tests {
     use crate::codegen::KernelSpec;
+    use crate::codegen::Precision;
     use crate::planner::{test_device, BufRef, BufferLayout, Problem, TransformKind};
+    use crate::runtime::DeviceInfo;
 
     /// The plane of each Stockham step of the plan: Some(n0) where axes 0 and 1 run in one kernel.
     fn planes(problem: &Problem) -> Vec<Option<usize>> {
-        let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
+        planes_on(problem, &test_device::cpu())
+    }
+
+    fn planes_on(problem: &Problem, device: &DeviceInfo) -> Vec<Option<usize>> {
+        let exec = crate::planner::plan(problem, device).unwrap();
         exec.steps
             .iter()
             .filter_map(|s| match &s.kernel {
@@ -133,6 +139,12 @@ mod tests {
     fn packed_planes_that_fit_one_kernel_take_one_pass_for_two_axes() {
         assert_eq!(planes(&test_device::c2c(&[64, 64, 64], 16)), [Some(64), None]);
         assert_eq!(planes(&test_device::c2c(&[7, 9], 3)), [Some(7)]);
+        // Longer planes on a CPU while their leaf keeps four lanes: with PoCL's 2 MiB of local memory, 128 x 128
+        // in single precision only.
+        let pocl = DeviceInfo { local_mem_bytes: 2 << 20, ..test_device::cpu() };
+        assert_eq!(planes_on(&test_device::c2c(&[128, 128, 128], 2), &pocl), [Some(128), None]);
+        let double = Problem { precision: Precision::Double, ..test_device::c2c(&[128, 128, 128], 2) };
+        assert_eq!(planes_on(&double, &pocl), [None, None, None]);
         // Too long for one kernel, a length-1 axis, padded rows, and real transforms keep one pass per axis.
         let padded = BufferLayout { strides: vec![1, 33], ..BufferLayout::packed(&[30, 7]) };
         for problem in [
