@@ -179,13 +179,15 @@ pub fn fits_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -
 /// lanes, 15.5 against 14.4.
 const CPU_PLANE_MIN_LANES: usize = 4;
 
-/// True when one kernel can hold a plane of `n` points (two axes, `multidim`): within `max_leaf`, or on CPUs
-/// in local memory with `CPU_PLANE_MIN_LANES` lanes.
-pub(super) fn plane_fits_one_kernel(n: usize, ctx: &Ctx) -> bool {
+/// True when one kernel can hold `planes` planes of `n` points (two axes, `multidim`): within `max_leaf`, or
+/// on CPUs in local memory with `CPU_PLANE_MIN_LANES` lanes, while the planes fill those lanes for every
+/// work-item a launch wants.
+pub(super) fn plane_fits_one_kernel(n: usize, planes: usize, ctx: &Ctx) -> bool {
     let (device, precision) = (ctx.device, ctx.problem.precision);
     n <= max_leaf(device, precision)
         || (is_cpu(device)
             && tune().max_leaf.is_none()
+            && planes >= CPU_PLANE_MIN_LANES * cpu_items_wanted(device)
             && StockhamKernel::local_bytes(n, CPU_PLANE_MIN_LANES, 1, Some(5), precision)
                 <= device.local_mem_bytes as usize)
 }

@@ -72,7 +72,8 @@ fn plane_n0(ctx: &Ctx) -> Option<usize> {
         let layout = problem.layout(buffer);
         layout.strides[0] == 1 && layout.strides[1] == n0
     };
-    let fits = n0 > 1 && n1 > 1 && factor::is_smooth(n0 * n1) && leaf::plane_fits_one_kernel(n0 * n1, ctx);
+    let planes = problem.lengths[2..].iter().product::<usize>() * problem.batch;
+    let fits = n0 > 1 && n1 > 1 && factor::is_smooth(n0 * n1) && leaf::plane_fits_one_kernel(n0 * n1, planes, ctx);
     (fits && packed(BufRef::Input) && packed(BufRef::Output)).then_some(n0)
 }
 
@@ -145,6 +146,8 @@ mod tests {
         assert_eq!(planes_on(&test_device::c2c(&[128, 128, 128], 2), &pocl), [Some(128), None]);
         let double = Problem { precision: Precision::Double, ..test_device::c2c(&[128, 128, 128], 2) };
         assert_eq!(planes_on(&double, &pocl), [None, None, None]);
+        // Too few planes to fill the lanes of every work-item a launch wants.
+        assert_eq!(planes_on(&test_device::c2c(&[128, 128, 8], 2), &pocl), [None, None, None]);
         // Too long for one kernel, a length-1 axis, padded rows, and real transforms keep one pass per axis.
         let padded = BufferLayout { strides: vec![1, 33], ..BufferLayout::packed(&[30, 7]) };
         for problem in [
