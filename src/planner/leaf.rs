@@ -5,7 +5,6 @@
 //! padded local arrays. GPUs get the classic form: one transform per slot, several work-items per slot
 //! cooperating through local memory.
 
-use super::Ctx;
 use crate::codegen::stockham::StockhamKernel;
 use crate::codegen::Precision;
 use crate::runtime::{DeviceInfo, DeviceKind};
@@ -167,10 +166,20 @@ fn natural_max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
 /// load and store (Bluestein).
 pub fn fits_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
     if is_cpu(device) && tune().max_leaf.is_none() {
-        StockhamKernel::local_bytes(n, 2, 1, Some(5), precision) <= device.local_mem_bytes as usize
+        cpu_leaf_fits(n, 2, device, precision)
     } else {
         n <= max_leaf(device, precision)
     }
+}
+
+/// True when a CPU leaf of `n` points with `lanes` lanes fits the device's local memory.
+fn cpu_leaf_fits(n: usize, lanes: usize, device: &DeviceInfo, precision: Precision) -> bool {
+    StockhamKernel::local_bytes(n, lanes, 1, cpu_pad_shift(n), precision) <= device.local_mem_bytes as usize
+}
+
+/// The local padding of a CPU leaf: one vector every 32 from 512 points on.
+fn cpu_pad_shift(n: usize) -> Option<u32> {
+    (n >= 512).then_some(5)
 }
 
 /// Lanes a CPU leaf holding two axes (a plane) longer than `max_leaf` keeps at least. Such a leaf works from
@@ -182,14 +191,12 @@ const CPU_PLANE_MIN_LANES: usize = 4;
 /// True when one kernel can hold `planes` planes of `n` points (two axes, `multidim`): within `max_leaf`, or
 /// on CPUs in local memory with `CPU_PLANE_MIN_LANES` lanes, while the planes fill those lanes for every
 /// work-item a launch wants.
-pub(super) fn plane_fits_one_kernel(n: usize, planes: usize, ctx: &Ctx) -> bool {
-    let (device, precision) = (ctx.device, ctx.problem.precision);
+pub(super) fn plane_fits_one_kernel(n: usize, planes: usize, device: &DeviceInfo, precision: Precision) -> bool {
     n <= max_leaf(device, precision)
         || (is_cpu(device)
             && tune().max_leaf.is_none()
             && planes >= CPU_PLANE_MIN_LANES * cpu_items_wanted(device)
-            && StockhamKernel::local_bytes(n, CPU_PLANE_MIN_LANES, 1, Some(5), precision)
-                <= device.local_mem_bytes as usize)
+            && cpu_leaf_fits(n, CPU_PLANE_MIN_LANES, device, precision))
 }
 
 /// How a leaf's transforms lie in its source: `span` bytes from the first element of one transform to past its
@@ -211,7 +218,7 @@ pub fn shape(
 ) -> LeafShape {
     let local = device.local_mem_bytes as usize;
     if is_cpu(device) {
-        let pad_shift = (n >= 512).then_some(5);
+        let pad_shift = cpu_pad_shift(n);
         let wide_lanes = CPU_WIDE_ROW_BYTES / precision.complex_bytes();
         // Only while the wider group's working set stays what CPU_LANES transforms of the longest split leaf use.
         let wide_rows = source.lanes_contiguous

@@ -73,7 +73,10 @@ fn plane_n0(ctx: &Ctx) -> Option<usize> {
         layout.strides[0] == 1 && layout.strides[1] == n0
     };
     let planes = problem.lengths[2..].iter().product::<usize>() * problem.batch;
-    let fits = n0 > 1 && n1 > 1 && factor::is_smooth(n0 * n1) && leaf::plane_fits_one_kernel(n0 * n1, planes, ctx);
+    let fits = n0 > 1
+        && n1 > 1
+        && factor::is_smooth(n0 * n1)
+        && leaf::plane_fits_one_kernel(n0 * n1, planes, ctx.device, problem.precision);
     (fits && packed(BufRef::Input) && packed(BufRef::Output)).then_some(n0)
 }
 
