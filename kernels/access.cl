@@ -62,10 +62,15 @@
 #define OUT_AT(p, re, im) (out_re[p] = (re), out_im[p] = (im))
 #define OUT_ROW(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_im + (p)))
 #define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
+/* OUT_LO_HALF, OUT_HI_HALF (VW = 8): lanes 0-3, or lanes 4-7, as a run at p. */
+#define OUT_LO_HALF(p, re, im) (vstore4((re).lo, 0, out_re + (p)), vstore4((im).lo, 0, out_im + (p)))
+#define OUT_HI_HALF(p, re, im) (vstore4((re).hi, 0, out_re + (p)), vstore4((im).hi, 0, out_im + (p)))
 #elif OUT_KIND == KIND_COMPLEX
 #define OUT_AT(p, re, im) (out_re[2 * (p)] = (re), out_re[2 * (p) + 1] = (im))
 #define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + 2 * (p), re, im)
 #define OUT_LANES(p, re, im) JOIN_PAIRS(out_re + 2 * (p), re, im)
+#define OUT_LO_HALF(p, re, im) STORE_OUT_V(INTERLEAVE_LO(re, im), out_re + 2 * (p))
+#define OUT_HI_HALF(p, re, im) STORE_OUT_V(INTERLEAVE_HI(re, im), out_re + 2 * (p))
 #elif OUT_KIND == KIND_REAL_PAIRS
 #define OUT_AT(p, re, im) (out_re[p] = (re), out_re[(p) + out_half] = (im))
 #if defined(OUT_PAIRS_APART) && OUT_PAIRS_APART

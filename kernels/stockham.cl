@@ -25,6 +25,10 @@
  *                                 l its index VW k + l (the long pass of a four-step with VW on the other
  *                                 side): STAGE_R2C_POST_LANES (OUT_COUNT = N + 1, element N only in lane 0)
  *                                 and STAGE_C2R_PRE_LANES (IN_COUNT = N + 1 likewise), roots as RT_SHIFT
+ *                                 Column pairs (the last pass of a four-step whose batch dimension 0 holds its
+ *                                 C columns, k = c + C k1 of a half-length H = C N transform):
+ *                                 STAGE_R2C_POST_PAIRS, see PAIR_GROUP. Roots: w_2N^k (k = 0..N), then w_2H^c
+ *                                 (c < C + VW / 2), at RT_OFF
  *   LONE_DIM                      when defined, transforms at coordinate 0 of that batch dimension store no twin
  *                                 (the split's y, or the imaginary half of pairs far apart on output): with an
  *                                 odd count of transforms the middle one is the twin of pair 0 and the own
@@ -79,6 +83,13 @@
 #define STAGE_TWIN_MERGE 5
 #define STAGE_R2C_POST_LANES 6
 #define STAGE_C2R_PRE_LANES 7
+#define STAGE_R2C_POST_PAIRS 8
+
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS
+#if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM)
+#error "column pairs take 8 lanes, one item per slot and nothing else fused"
+#endif
+#endif
 
 #if REAL_STAGE == STAGE_R2C_POST_LANES || REAL_STAGE == STAGE_C2R_PRE_LANES
 #if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || (REAL_STAGE == STAGE_R2C_POST_LANES && POST_TW)
@@ -351,6 +362,75 @@
 /* Whether lane l stores: a transform of the batch, and on the split's twin store not a lone one. */
 #define LANE_STORES(l) (t0 + (l) < batch && (twin == 0 || !LANE_LONE(l)))
 
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS
+/* Column pairs. Slot s of a row of C columns holds columns 4s..4s+3 in lanes 0-3 and C-4s-4..C-4s-1 in lanes
+ * 4-7 (s < C / 8), so that both runs start on a vector boundary. Column c's mirror is C - c (element N - 1 - k
+ * for element k; column 0 is its own, element N - k mod N): lanes 1-3 find theirs in lanes 7-5 of the same
+ * slot, lane 0 in lane 4 of slot s - 1 and lane 4 in lane 0 of slot s + 1. So each work-item runs its slots in
+ * order, keeping the previous one's FFT (PRE), and after slot s stores group s: columns 4s..4s+3 (lanes 0-3 of
+ * slot s) and C-4s..C-4s+3 (lanes 4-7 of slot s - 1). Group 0 is columns 0..3 alone, and with them the Nyquist
+ * value; group C / 8, after the last slot, is columns C/2..C/2+3, whose mirrors all lie in that slot. A
+ * work-item's first slot s0 > 0 starts from slot s0 - 1, transformed again. MODE: 0 first group, 1 middle,
+ * 2 last; CUR holds the FFT of slot s (MODE 2: of the last slot). */
+#define PAIR_GROUP(MODE, s, CRE, CIM, PRE, PIM)                                                     \
+    do {                                                                                            \
+        REAL cr_[VW], ci_[VW];                                                                      \
+        UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
+            const IDX c_ = l_ < VW / 2 ? (VW / 2) * (s) + l_ : pair_cols - (VW / 2) * (s) + l_ - VW / 2; \
+            cr_[l_] = tw[2 * (RT_OFF + N + 1 + c_)];                                                \
+            ci_[l_] = tw[2 * (RT_OFF + N + 1 + c_) + 1];                                            \
+        }                                                                                           \
+        const V cwr_ = VLOADV(cr_), cwi_ = VLOADV(ci_);                                             \
+        IDX lo_, hi_, unused_;                                                                      \
+        transform_position(params, t0 + (VW / 2) * (s), coord, &unused_, &lo_);                     \
+        transform_position(params, t0 + (pair_cols - (VW / 2) * (s)) % pair_cols, coord, &unused_, &hi_); \
+        for (int k_ = 0; k_ <= N; k_++) {                                                           \
+            const int a_ = k_ % N, m_ = N - 1 - a_;                                                 \
+            V vr_, vi_, mr_, mi_;                                                                   \
+            if ((MODE) == 1) {                                                                      \
+                vr_ = shuffle2(PRE[LIX(a_)], CRE[LIX(a_)], PAIR_VALUE_MASK);                        \
+                vi_ = shuffle2(PIM[LIX(a_)], CIM[LIX(a_)], PAIR_VALUE_MASK);                        \
+                mr_ = shuffle2(PRE[LIX(m_)], CRE[LIX(m_)], PAIR_MIRROR_MASK);                       \
+                mi_ = shuffle2(PIM[LIX(m_)], CIM[LIX(m_)], PAIR_MIRROR_MASK);                       \
+            } else if ((MODE) == 0) {                                                               \
+                const int z_ = (N - a_) % N;                                                        \
+                vr_ = CRE[LIX(a_)];                                                                 \
+                vi_ = CIM[LIX(a_)];                                                                 \
+                mr_ = shuffle2(CRE[LIX(z_)], CRE[LIX(m_)], PAIR_FIRST_MASK);                        \
+                mi_ = shuffle2(CIM[LIX(z_)], CIM[LIX(m_)], PAIR_FIRST_MASK);                        \
+            } else {                                                                                \
+                vr_ = CRE[LIX(a_)];                                                                 \
+                vi_ = CIM[LIX(a_)];                                                                 \
+                mr_ = shuffle(CRE[LIX(m_)], PAIR_LAST_MASK);                                        \
+                mi_ = shuffle(CIM[LIX(m_)], PAIR_LAST_MASK);                                        \
+            }                                                                                       \
+            const REAL rr_ = tw[2 * (RT_OFF + k_)], ri_ = tw[2 * (RT_OFF + k_) + 1];                \
+            const V wr_ = cwr_ * rr_ - cwi_ * ri_, wi_ = cwr_ * ri_ + cwi_ * rr_;                   \
+            V xr_, xi_;                                                                             \
+            HERMITIAN_COMBINE_W(vr_, vi_, mr_, mi_, wr_, wi_, K(0.5), xr_, xi_);                    \
+            xr_ *= scale;                                                                           \
+            xi_ *= scale * conj_out;                                                                \
+            if (k_ == N) {                                                                          \
+                /* The Nyquist value X_H, from the DC of column 0 with the root w_2H^H = -1. */     \
+                if ((MODE) == 0)                                                                    \
+                    OUT_AT(lo_ + (IDX)N * out_stride, xr_.s0, xi_.s0);                              \
+            } else {                                                                                \
+                if ((MODE) != 2)                                                                    \
+                    OUT_LO_HALF(lo_ + (IDX)k_ * out_stride, xr_, xi_);                              \
+                if ((MODE) != 0)                                                                    \
+                    OUT_HI_HALF(hi_ + (IDX)k_ * out_stride, xr_, xi_);                              \
+            }                                                                                       \
+        }                                                                                           \
+    } while (0)
+/* Group s from slots s - 1 (PRE) and s (CUR): values of lanes 0-3 from CUR, 4-7 from PRE; mirrors, lane 0
+ * from PRE's lane 4, 1-3 from CUR's 7-5, 4 from CUR's 0, 5-7 from PRE's 3-1. Group 0: column 0's mirror is
+ * its own lane at N - k. The last group: lane 4 is its own mirror, 5-7 from 3-1. */
+#define PAIR_VALUE_MASK (MASK)(8, 9, 10, 11, 4, 5, 6, 7)
+#define PAIR_MIRROR_MASK (MASK)(4, 15, 14, 13, 8, 3, 2, 1)
+#define PAIR_FIRST_MASK (MASK)(0, 15, 14, 13, 4, 5, 6, 7)
+#define PAIR_LAST_MASK (MASK)(0, 1, 2, 3, 4, 3, 2, 1)
+#endif
+
 __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
               __global REAL *out_im, __global const REAL *tw, __global const ulong *params, const IDX in_off,
@@ -366,21 +446,44 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     __local V lre[2][T][LN], lim[2][T][LN];
     __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = lre[1][sl], *bim = lim[1][sl];
 #endif
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS
+    __local V kre[T][LN], kim[T][LN];
+    __local V *pre = kre[sl], *pim = kim[sl];
+    /* The work-item's row of columns and its first slot (PAIR_GROUP). */
+    const IDX pair_cols = (IDX)DIM_COUNT(0), pair_slots = pair_cols / VW, items_per_row = pair_slots / SPW;
+    const IDX t0 = (IDX)get_global_id(1) / items_per_row * pair_cols;
+    const IDX s0 = (IDX)get_global_id(1) % items_per_row * SPW;
+    IDX coord[NBATCH];
+    if (t0 >= batch)
+        return;
+#define FIRST_SLOT (s0 > 0 ? -1 : 0)
+#else
+#define FIRST_SLOT 0
+#endif
 
     /* Each work-item runs SPW consecutive slots: a small slot costs less than the per-item overhead. */
-    for (int slot = 0; slot < SPW; slot++) {
+    for (int slot = FIRST_SLOT; slot < SPW; slot++) {
+    IDX ib[VW], ob[VW];
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS
+    const IDX s = slot < 0 ? s0 - 1 : s0 + slot;
+    UNROLL for (int l = 0; l < VW; l++) {
+        const IDX c = l < VW / 2 ? (VW / 2) * s + l : pair_cols - (VW / 2) * s - VW + l;
+        transform_position(params, t0 + c, coord, &ib[l], &ob[l]);
+    }
+    const int lanes_adjacent = 0;
+#else
+    IDX coord[NBATCH > 0 ? NBATCH : 1];
     const IDX t0 = ((IDX)get_global_id(1) * SPW + slot) * VW;
     if (SPW > 1 && t0 >= batch)
         break;
     /* Lanes past the batch repeat the last transform and never store. */
-    IDX coord[NBATCH > 0 ? NBATCH : 1];
-    IDX ib[VW], ob[VW];
     transform_position(params, t0 < batch ? t0 : batch - 1, coord, &ib[0], &ob[0]);
     /* The lanes are VW neighbours along batch dimension 0. */
 #if NBATCH > 0
     const int lanes_adjacent = t0 + VW <= batch && coord[0] + VW <= (IDX)DIM_COUNT(0);
 #else
     const int lanes_adjacent = 0;
+#endif
 #endif
 #if POST_TW
     const ulong tw_n = params[P_TW_N], tw_kmul = params[P_TW_KMUL];
@@ -417,12 +520,14 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     IDX sf_base[VW], sf_top = 0;
 #endif
     UNROLL for (int l = 0; l < VW; l++) {
+#if REAL_STAGE != STAGE_R2C_POST_PAIRS
         if (l > 0) {
             ib[l] = ib[l - 1];
             ob[l] = ob[l - 1];
             if (t0 + l < batch)
                 next_transform(params, coord, &ib[l], &ob[l]);
         }
+#endif
 #ifdef LONE_DIM
         lone[l] = coord[LONE_DIM] == 0;
         any_lone |= lone[l];
@@ -716,7 +821,25 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     if (twin)
         UNROLL for (int l = 0; l < VW; l++) ob[l] += (IDX)TWIN_OUT;
 #endif
-#if OUT_MODE == MODE_ROWS && VW > 1
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS
+    if (s == 0)
+        PAIR_GROUP(0, s, fre, fim, pre, pim);
+    else if (slot >= 0)
+        PAIR_GROUP(1, s, fre, fim, pre, pim);
+    /* This slot's FFT becomes the previous one; its buffer takes the next slot's passes. */
+    {
+        __local V *t_ = fre;
+        if (fre == are) {
+            are = pre;
+            aim = pim;
+        } else {
+            bre = pre;
+            bim = pim;
+        }
+        pre = t_;
+        pim = fim;
+    }
+#elif OUT_MODE == MODE_ROWS && VW > 1
     for (int k0 = lid * VW; k0 + VW <= OUT_COUNT; k0 += P * VW) {
         V xr[VW], xi[VW];
         UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);
@@ -762,4 +885,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #endif
     }
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS
+    if (s0 + SPW == pair_slots)
+        PAIR_GROUP(2, pair_slots, pre, pim, pre, pim);
+#endif
 }

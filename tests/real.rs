@@ -39,6 +39,25 @@ fn long_real_axes_use_edge_passes() {
     }
 }
 
+/// Halves longer than 8 x 4096 points: R2C pairs the columns of the four-step's last pass with their
+/// mirrors (two runs of four columns per slot, the slots of a row in order): packed rows off the cache-line
+/// grid (single), on it (double, one transform), planar, in place, 2D, a row of 3 x 8 columns, a short last
+/// pass; and where rows are strided or off the grid in double, the post-process pass instead.
+#[test]
+fn long_r2c_pairs_columns_with_their_mirrors() {
+    let r2c = |lengths: &[usize]| RealCase::new(lengths, RealDir::R2C);
+    for n in [1 << 17, 2 * 46080] {
+        assert_accurate(r2c(&[n]).batch(3));
+        assert_accurate(r2c(&[n]).precision(Prec::Double));
+    }
+    assert_accurate(r2c(&[1 << 17]).batch(2).planar());
+    assert_accurate(r2c(&[1 << 17]).batch(2).in_place());
+    assert_accurate(r2c(&[1 << 17, 3]));
+    assert_accurate(r2c(&[1 << 18]).batch(2));
+    assert_accurate(r2c(&[1 << 17]).batch(3).precision(Prec::Double));
+    assert_accurate(r2c(&[1 << 17]).batch(2).spread(2));
+}
+
 #[test]
 fn odd_leaves_run_transforms_in_twins() {
     // One kernel loads x and y and transforms x + i y along any batch of two or more (an odd count shares

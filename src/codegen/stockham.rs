@@ -73,6 +73,12 @@ pub enum RealStage {
     /// `C2rPre` across the lanes, in the long first pass of a four-step with VW rows: n + 1 inputs, the last
     /// (the Nyquist value) only in lane 0.
     C2rPreLanes,
+    /// `R2cPost` in the last pass of a four-step whose batch dimension 0 holds its C columns (C a multiple of
+    /// VW = 8): element k of column c is index c + C k of the half-length transform of C n points. A slot
+    /// holds two runs of four columns whose mirrors C - c lie in it or in the slots before and after, which
+    /// each work-item runs in order (`slots_per_item` of them, dividing C / 8), so the post-process needs no
+    /// pass of its own. n + 1 outputs, the last only in column 0.
+    R2cPostPairs,
 }
 
 impl RealStage {
@@ -86,6 +92,7 @@ impl RealStage {
             RealStage::TwinMerge { .. } => 5,
             RealStage::R2cPostLanes => 6,
             RealStage::C2rPreLanes => 7,
+            RealStage::R2cPostPairs => 8,
         }
     }
 
@@ -179,15 +186,16 @@ impl StockhamKernel {
     }
 
     /// The reach of every element of every transform on the input or the output side. A real stage across
-    /// the lanes has its last element (the Nyquist value) in lane 0 only.
+    /// the lanes or column pairs has its last element (the Nyquist value) in lane or column 0 only.
     fn every_element_reach(&self, input: bool) -> Reach {
         let (count, stride, kind, planar, lone_last) = if input {
-            (self.in_count, self.in_stride, self.in_kind, self.in_planar, RealStage::C2rPreLanes)
+            (self.in_count, self.in_stride, self.in_kind, self.in_planar, &[RealStage::C2rPreLanes][..])
         } else {
-            (self.out_count, self.out_stride, self.out_kind, self.out_planar, RealStage::R2cPostLanes)
+            let stages = &[RealStage::R2cPostLanes, RealStage::R2cPostPairs][..];
+            (self.out_count, self.out_stride, self.out_kind, self.out_planar, stages)
         };
         let pick: fn(&BatchDim) -> usize = if input { |d| d.in_stride } else { |d| d.out_stride };
-        if self.real_stage != lone_last {
+        if !lone_last.contains(&self.real_stage) {
             return Reach::of(count, stride, &self.batch, pick, kind, planar);
         }
         let lanes = Reach::of(count - 1, stride, &self.batch, pick, kind, planar);
@@ -225,7 +233,10 @@ impl StockhamKernel {
 
     /// Global and local work sizes: x spans the work-items of a slot, y the slots.
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
-        let slots = self.transforms().div_ceil(self.lanes).div_ceil(self.slots_per_item);
+        let slots = match self.real_stage {
+            RealStage::R2cPostPairs => self.transforms() / self.lanes / self.slots_per_item,
+            _ => self.transforms().div_ceil(self.lanes).div_ceil(self.slots_per_item),
+        };
         let t = self.slots_per_group;
         ([self.items_per_slot, slots.div_ceil(t) * t], [self.items_per_slot, t])
     }
@@ -267,6 +278,13 @@ impl StockhamKernel {
         let aligned_from = |first: usize| self.batch.iter().skip(first).all(|d| d.out_stride % whole == 0);
         if vw < 2 || self.store_factor.is_some() {
             return false;
+        }
+        // Column pairs store half vectors at multiples of half the lanes: whole 64-byte lines in double. Rows
+        // that start off the grid (Hermitian rows of n / 2 + 1 values) fall back to plain stores as they run.
+        if self.real_stage == RealStage::R2cPostPairs {
+            return !self.out_planar
+                && self.out_kind == ElementKind::Complex
+                && vw / 2 * self.precision.complex_bytes() % 64 == 0;
         }
         match self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)) {
             MODE_ROWS => self.out_count % vw == 0 && aligned_from(0),
@@ -486,6 +504,12 @@ impl StockhamKernel {
                 table.extend((0..=half as u64).map(|k| unit_root(k, 2 * half as u64)))
             }
             RealStage::R2cPostLanes | RealStage::C2rPreLanes => table.extend(split_table(half + 1, 2 * half as u64)),
+            // w_2h^(c + C k) = w_2h^c w_2n^k, h = C n; the first group's lanes 4-7 read columns C..C+3.
+            RealStage::R2cPostPairs => {
+                table.extend((0..=self.n as u64).map(|k| unit_root(k, 2 * self.n as u64)));
+                let columns = (self.batch[0].count + self.lanes / 2) as u64;
+                table.extend((0..columns).map(|c| unit_root(c, 2 * half as u64)));
+            }
             _ => {}
         }
         if let Some(pt) = &self.post_twiddle {
@@ -515,10 +539,10 @@ impl StockhamKernel {
 
     /// The points of the half-length complex FFT a real stage pre- or post-processes.
     fn half_length(&self) -> usize {
-        if self.real_stage.across_lanes() {
-            self.lanes * self.n
-        } else {
-            self.n
+        match self.real_stage {
+            RealStage::R2cPostLanes | RealStage::C2rPreLanes => self.lanes * self.n,
+            RealStage::R2cPostPairs => self.batch[0].count * self.n,
+            _ => self.n,
         }
     }
 
@@ -530,6 +554,7 @@ impl StockhamKernel {
                 let (_, lo, hi) = split_table_shape(self.half_length() + 1);
                 lo + hi
             }
+            RealStage::R2cPostPairs => self.n + 1 + self.batch[0].count + self.lanes / 2,
             _ => 0,
         }
     }

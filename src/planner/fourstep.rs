@@ -50,26 +50,31 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         };
         return three_pass(ctx, job, (a, b, a), true);
     }
+    if let Some((rows, columns)) = two_pass_split(ctx, &job) {
+        return plan_split(ctx, job, rows, columns);
+    }
+    let Some((rows, columns)) = factor::four_step_split(n, max_leaf) else {
+        return fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step"));
+    };
+    let mut splits: Vec<(usize, usize)> =
+        factor::divisors(columns).into_iter().filter(|&c| c <= max_leaf).map(|c| (columns / c, c)).collect();
+    splits.sort_by_key(|&(b, c)| (b > max_leaf, b < MIN_MIDDLE, std::cmp::Reverse(c)));
+    let (b, c) = splits[0];
+    three_pass(ctx, job, (rows, b, c), false)
+}
+
+/// The rows and columns of the two-pass four-step `plan` takes for `job`, if its length splits into two
+/// passes with scratch.
+pub(super) fn two_pass_split(ctx: &Ctx, job: &Job) -> Option<(usize, usize)> {
+    let n = job.fft.count;
     let bytes = n * ctx.problem.precision.complex_bytes();
     // A transform this small stays cached between the passes, so its long leaf may exceed the split cap.
     let lopsided = leaf::lopsided_split_shape(ctx.device, bytes).and_then(|(lanes, groups)| {
         let longest = leaf::max_leaf(ctx.device, ctx.problem.precision);
         factor::lopsided_split(n, longest, lanes, (lanes * groups).div_ceil(job.transforms().max(1)))
     });
-    if let Some((rows, columns)) = lopsided {
-        return plan_split(ctx, job, rows, columns);
-    }
-    let Some((rows, columns)) = factor::four_step_split(n, max_leaf) else {
-        return fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step"));
-    };
-    if columns <= max_leaf {
-        return plan_split(ctx, job, rows, columns);
-    }
-    let mut splits: Vec<(usize, usize)> =
-        factor::divisors(columns).into_iter().filter(|&c| c <= max_leaf).map(|c| (columns / c, c)).collect();
-    splits.sort_by_key(|&(b, c)| (b > max_leaf, b < MIN_MIDDLE, std::cmp::Reverse(c)));
-    let (b, c) = splits[0];
-    three_pass(ctx, job, (rows, b, c), false)
+    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
+    lopsided.or_else(|| factor::four_step_split(n, max_leaf).filter(|&(_, columns)| columns <= max_leaf))
 }
 
 /// The shortest middle pass preferred when a split allows a longer one: a pass of a few points costs as much
@@ -82,13 +87,15 @@ const MIN_MIDDLE: usize = 16;
 /// A real stage goes across the lanes of the long pass (`RealStage::R2cPostLanes`, `C2rPreLanes`): the
 /// R2C post-process into the last pass when `columns` is the lane count, whose lanes (k2) then hold the
 /// interleaved parts of k = k2 + columns k1; the C2R pre-process into the first pass when `rows` is, whose
-/// lanes (n1) hold those of n = n1 + rows n2.
+/// lanes (n1) hold those of n = n1 + rows n2. With more columns, a multiple of the lanes, the R2C
+/// post-process pairs the columns of the last pass with their mirrors (`RealStage::R2cPostPairs`).
 pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
     let (first_stage, last_stage) = match job.stage {
         RealStage::None => (RealStage::None, RealStage::None),
         RealStage::R2cPost if columns == REGISTER_LANES => (RealStage::None, RealStage::R2cPostLanes),
+        RealStage::R2cPost if columns % REGISTER_LANES == 0 => (RealStage::None, RealStage::R2cPostPairs),
         RealStage::C2rPre if rows == REGISTER_LANES => (RealStage::C2rPreLanes, RealStage::None),
         _ => return fail(ErrorKind::Bugcheck, "a real stage the four-step cannot carry across its lanes"),
     };
@@ -139,7 +146,7 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
         store_factor: last.factor,
         out_side: job.out_side,
         stage: last_stage,
-        out_count: rows + usize::from(last_stage == RealStage::R2cPostLanes),
+        out_count: rows + usize::from(last_stage != RealStage::None),
         ..Job::complex(rows_fft, row_batch, between, job.dst)
     };
 

@@ -182,6 +182,33 @@ fn cpu_pad_shift(n: usize) -> Option<u32> {
     (n >= 512).then_some(5)
 }
 
+/// True when a CPU leaf of `n` points pairing its columns (`RealStage::R2cPostPairs`, 8 lanes) fits the
+/// device's local memory with its third buffer, and is at most `CPU_PAIR_MAX_LEAF` long.
+pub(super) fn pair_leaf_fits(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
+    n <= CPU_PAIR_MAX_LEAF
+        && StockhamKernel::local_bytes(n, 8, 1, cpu_pad_shift(n), precision) / 2 * 3 <= device.local_mem_bytes as usize
+}
+
+/// The longest leaf pairing columns: each slot stores two runs per element, 2n lines a page apart or more,
+/// which from 4096 points overflow the TLB (measured on PoCL: 2^24 single, 4096 x 2048, took 46 ms paired
+/// against 33 with a post-process pass of its own; 2^22, 2048 x 1024, gained 2-11%).
+const CPU_PAIR_MAX_LEAF: usize = 2048;
+
+/// The most slots a work-item pairing columns runs in order whatever its leaf's length.
+const CPU_PAIR_MIN_RUN: usize = 16;
+
+/// Slots per work-item of a leaf pairing columns, `runs` slots to a row of columns and `rows` rows: a divisor
+/// of `runs` (a work-item stays in its row) up to the leaf's own choice `wanted` or `CPU_PAIR_MIN_RUN`. Each
+/// work-item transforms one slot more than it stores (the one before its first), so the choice minimises
+/// the slots the busiest compute unit transforms, and of equals takes the shortest run.
+pub(super) fn pair_slots_per_item(device: &DeviceInfo, runs: usize, rows: usize, wanted: usize) -> usize {
+    let units = (device.compute_units as usize).max(1);
+    (1..=runs.min(wanted.max(CPU_PAIR_MIN_RUN)))
+        .filter(|&d| runs % d == 0)
+        .min_by_key(|&d| ((rows * runs / d).div_ceil(units) * (d + 1), d))
+        .unwrap_or(1)
+}
+
 /// Lanes a CPU leaf holding two axes (a plane) longer than `max_leaf` keeps at least. Such a leaf works from
 /// L2 rather than L1, which pays for the pass over memory it saves only with enough lanes: measured on PoCL,
 /// axes 0 and 1 of 128^3 single took 7.7 ms as one 4-lane leaf against 10.9 as two passes; double, with 2

@@ -5,14 +5,16 @@
 //! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
 //! FFT runs in registers (64 points on CPUs) pairs transforms in the same way. When the complex FFT is too long
 //! for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU carries its stage across the
-//! lanes of that four-step's long pass (`across_lanes`). Otherwise (or with a prime factor above 13) the real
-//! stage becomes an elementwise pass of its own, before (C2R) or after (R2C) the complex transform through
-//! scratch, with the same pairing.
+//! lanes of that four-step's long pass (`across_lanes`); a longer R2C whose two-pass four-step has whole
+//! vectors of columns pairs them with their mirrors in its last pass (`paired_columns`). Otherwise (or with a
+//! prime factor above 13) the real stage becomes an elementwise pass of its own, before (C2R) or after (R2C)
+//! the complex transform through scratch, with the same pairing.
 
 use super::scratch::TransformScratch;
 use super::{factor, fourstep, leaf, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::stockham::{RealStage, REGISTER_LANES};
+use crate::codegen::Precision;
 use crate::error::Result;
 
 fn axis0(count: usize) -> LogicalDim {
@@ -46,6 +48,11 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         let whole =
             Job { stage: RealStage::R2cPost, out_count: m + 1, ..job(m, &batch, src, dst, (in_side, Side::Complex)) };
         return fourstep::plan_split(ctx, whole, long, REGISTER_LANES);
+    }
+    let whole =
+        Job { stage: RealStage::R2cPost, out_count: m + 1, ..job(m, &batch, src, dst, (in_side, Side::Complex)) };
+    if let Some((rows, columns)) = paired_columns(ctx, &whole) {
+        return fourstep::plan_split(ctx, whole, rows, columns);
     }
     if n % 2 == 1 {
         if let Some(node) = r2c_twins(ctx, &batch, src, dst)? {
@@ -119,6 +126,28 @@ fn across_lanes(ctx: &Ctx) -> Option<usize> {
     let long = n / 2 / REGISTER_LANES;
     let fits = n % (2 * REGISTER_LANES) == 0 && long <= ctx.max_leaf() && factor::is_smooth(long);
     (leaf::is_cpu(ctx.device) && fits).then_some(long)
+}
+
+/// The split of an even length's half whose two-pass four-step ends in a pass over whole rows of columns
+/// paired with their mirrors (`RealStage::R2cPostPairs`, CPUs): the R2C post-process then runs there. Its
+/// half-vector stores need unit-stride Hermitian rows; in double precision, where each half vector is a
+/// whole cache line, also rows that start on one: off the line grid, the fused pass measured slower on
+/// PoCL than the pass and a post-process of its own (2^20 x 4, double: 10.0-10.5 ms against 9.7).
+fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<(usize, usize)> {
+    let (n, m) = (ctx.problem.lengths[0], whole.fft.count);
+    if n % 2 == 1 || !leaf::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
+        return None;
+    }
+    let output = ctx.problem.layout(whole.dst);
+    let stride = |d: &LogicalDim| d.out_mul * output.stride(d.out_axis);
+    let on_lines = ctx.problem.precision == Precision::Single
+        || whole.batch.iter().all(|d| d.count == 1 || stride(d) % (REGISTER_LANES / 2) == 0);
+    if stride(&whole.fft) != 1 || !on_lines {
+        return None;
+    }
+    fourstep::two_pass_split(ctx, whole).filter(|&(rows, columns)| {
+        columns % REGISTER_LANES == 0 && leaf::pair_leaf_fits(rows, ctx.device, ctx.problem.precision)
+    })
 }
 
 /// The pairs of an odd-length leaf (one kernel loads both transforms of a pair before it stores either).
@@ -214,21 +243,25 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 
 #[cfg(test)]
 mod tests {
-    use crate::codegen::KernelSpec;
+    use crate::codegen::{KernelSpec, Precision};
     use crate::planner::{plan, test_device, BufRef, BufferLayout, Problem, Step, TransformKind};
     use crate::runtime::DeviceInfo;
 
     /// The passes of two transforms of `n` reals, packed.
-    fn steps(kind: TransformKind, n: usize, device: &DeviceInfo) -> Vec<Step> {
+    fn steps(kind: TransformKind, n: usize, precision: Precision, device: &DeviceInfo) -> Vec<Step> {
         let (real, hermitian) = (BufferLayout::packed(&[n]), BufferLayout::packed(&[n / 2 + 1]));
         let (input, output) = if kind == TransformKind::R2C { (real, hermitian) } else { (hermitian, real) };
-        let problem = Problem { kind, input, output, ..test_device::c2c(&[n], 2) };
+        let problem = Problem { kind, input, output, precision, ..test_device::c2c(&[n], 2) };
         plan(&problem, device).unwrap().steps
     }
 
     /// The real stage of each pass of two transforms of `n` reals, packed.
     fn stages(kind: TransformKind, n: usize, device: &DeviceInfo) -> Vec<String> {
-        steps(kind, n, device)
+        stages_in(kind, n, Precision::Single, device)
+    }
+
+    fn stages_in(kind: TransformKind, n: usize, precision: Precision, device: &DeviceInfo) -> Vec<String> {
+        steps(kind, n, precision, device)
             .iter()
             .map(|step| match &step.kernel {
                 KernelSpec::Stockham(k) => format!("{:?}", k.real_stage),
@@ -245,24 +278,34 @@ mod tests {
         assert_eq!(stages(R2C, 1 << 14, &cpu), ["None", "R2cPostLanes"]);
         assert_eq!(stages(C2R, 1 << 14, &cpu), ["C2rPreLanes", "None"]);
         assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
-        // A half longer than 8 x 4096, and GPUs, keep a pass of its own for the stage.
-        assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "None", "pass R2cPost"]);
+        // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in double
+        // only over rows that start on a cache line (the second of two packed rows of 2^17 + 1 values does
+        // not); C2R, and GPUs, keep a pass of their own for the stage.
+        assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs"]);
+        assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "None", "pass R2cPost"]);
+        assert_eq!(stages(C2R, 1 << 18, &cpu), ["pass C2rPre", "None", "None"]);
         assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
     }
 
     #[test]
     fn long_real_axes_stream_into_aligned_scratch_rows() {
         // Rows of n / 2 + 1 values would start the second transform mid-vector, and no pass could stream.
-        // R2C: both four-step passes write scratch; C2R: its pre-process pass and the first four-step pass.
-        for (kind, passes) in [(TransformKind::R2C, 2), (TransformKind::C2R, 1)] {
-            let into_scratch: Vec<bool> = steps(kind, 1 << 20, &test_device::cpu())
+        // R2C in double (no column pairs over these rows): both four-step passes write scratch; in single the
+        // first, whose second pairs its columns into the output; C2R: the first four-step pass.
+        let cases = [
+            (TransformKind::R2C, Precision::Double, 2),
+            (TransformKind::R2C, Precision::Single, 1),
+            (TransformKind::C2R, Precision::Single, 1),
+        ];
+        for (kind, precision, passes) in cases {
+            let into_scratch: Vec<bool> = steps(kind, 1 << 20, precision, &test_device::cpu())
                 .iter()
                 .filter_map(|step| match &step.kernel {
                     KernelSpec::Stockham(k) if matches!(step.dst, BufRef::Tmp(_)) => Some(k.streaming_store),
                     _ => None,
                 })
                 .collect();
-            assert_eq!(into_scratch, vec![true; passes], "{kind:?}");
+            assert_eq!(into_scratch, vec![true; passes], "{kind:?} {precision:?}");
         }
     }
 }
