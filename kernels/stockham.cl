@@ -25,10 +25,10 @@
  *                                 l its index VW k + l (the long pass of a four-step with VW on the other
  *                                 side): STAGE_R2C_POST_LANES (OUT_COUNT = N + 1, element N only in lane 0)
  *                                 and STAGE_C2R_PRE_LANES (IN_COUNT = N + 1 likewise), roots as RT_SHIFT
- *                                 Column pairs (the last pass of a four-step whose batch dimension 0 holds its
- *                                 C columns, k = c + C k1 of a half-length H = C N transform):
- *                                 STAGE_R2C_POST_PAIRS, see PAIR_GROUP. Roots: w_2N^k (k = 0..N), then w_2H^c
- *                                 (c < C + VW / 2), at RT_OFF
+ *                                 Column pairs (the last pass of a four-step whose first PAIR_DIMS batch
+ *                                 dimensions number its C columns, k = c + C k1 of a half-length H = C N
+ *                                 transform): STAGE_R2C_POST_PAIRS, see PAIR_GROUP. Roots: w_2N^k (k = 0..N),
+ *                                 then w_2H^c (c < C + VW / 2), at RT_OFF
  *   LONE_DIM                      when defined, transforms at coordinate 0 of that batch dimension store no twin
  *                                 (the split's y, or the imaginary half of pairs far apart on output): with an
  *                                 odd count of transforms the middle one is the twin of pair 0 and the own
@@ -86,8 +86,8 @@
 #define STAGE_R2C_POST_PAIRS 8
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
-#if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM)
-#error "column pairs take 8 lanes, one item per slot and nothing else fused"
+#if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM) || PAIR_DIMS < 1 || PAIR_DIMS > 2
+#error "column pairs take 8 lanes, one item per slot, one or two column dimensions and nothing else fused"
 #endif
 #endif
 
@@ -450,7 +450,12 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     __local V kre[T][LN], kim[T][LN];
     __local V *pre = kre[sl], *pim = kim[sl];
     /* The work-item's row of columns and its first slot (PAIR_GROUP). */
-    const IDX pair_cols = (IDX)DIM_COUNT(0), pair_slots = pair_cols / VW, items_per_row = pair_slots / SPW;
+#if PAIR_DIMS == 2
+    const IDX pair_cols = (IDX)DIM_COUNT(0) * (IDX)DIM_COUNT(1);
+#else
+    const IDX pair_cols = (IDX)DIM_COUNT(0);
+#endif
+    const IDX pair_slots = pair_cols / VW, items_per_row = pair_slots / SPW;
     const IDX t0 = (IDX)get_global_id(1) / items_per_row * pair_cols;
     const IDX s0 = (IDX)get_global_id(1) % items_per_row * SPW;
     IDX coord[NBATCH];

@@ -73,12 +73,15 @@ pub enum RealStage {
     /// `C2rPre` across the lanes, in the long first pass of a four-step with VW rows: n + 1 inputs, the last
     /// (the Nyquist value) only in lane 0.
     C2rPreLanes,
-    /// `R2cPost` in the last pass of a four-step whose batch dimension 0 holds its C columns (C a multiple of
-    /// VW = 8): element k of column c is index c + C k of the half-length transform of C n points. A slot
+    /// `R2cPost` in the last pass of a four-step whose first `column_dims` batch dimensions hold its C columns
+    /// (C a multiple of VW = 8, adjacent on output, runs of four within dimension 0): element k of column c
+    /// is index c + C k of the half-length transform of C n points. A slot
     /// holds two runs of four columns whose mirrors C - c lie in it or in the slots before and after, which
     /// each work-item runs in order (`slots_per_item` of them, dividing C / 8), so the post-process needs no
     /// pass of its own. n + 1 outputs, the last only in column 0.
-    R2cPostPairs,
+    R2cPostPairs {
+        column_dims: usize,
+    },
 }
 
 impl RealStage {
@@ -92,7 +95,7 @@ impl RealStage {
             RealStage::TwinMerge { .. } => 5,
             RealStage::R2cPostLanes => 6,
             RealStage::C2rPreLanes => 7,
-            RealStage::R2cPostPairs => 8,
+            RealStage::R2cPostPairs { .. } => 8,
         }
     }
 
@@ -188,18 +191,24 @@ impl StockhamKernel {
     /// The reach of every element of every transform on the input or the output side. A real stage across
     /// the lanes or column pairs has its last element (the Nyquist value) in lane or column 0 only.
     fn every_element_reach(&self, input: bool) -> Reach {
-        let (count, stride, kind, planar, lone_last) = if input {
-            (self.in_count, self.in_stride, self.in_kind, self.in_planar, &[RealStage::C2rPreLanes][..])
+        let (count, stride, kind, planar) = if input {
+            (self.in_count, self.in_stride, self.in_kind, self.in_planar)
         } else {
-            let stages = &[RealStage::R2cPostLanes, RealStage::R2cPostPairs][..];
-            (self.out_count, self.out_stride, self.out_kind, self.out_planar, stages)
+            (self.out_count, self.out_stride, self.out_kind, self.out_planar)
+        };
+        // The batch dimensions that number the lanes or columns holding the last element only at 0.
+        let lone_last = match self.real_stage {
+            RealStage::C2rPreLanes if input => 1,
+            RealStage::R2cPostLanes if !input => 1,
+            RealStage::R2cPostPairs { column_dims } if !input => column_dims,
+            _ => 0,
         };
         let pick: fn(&BatchDim) -> usize = if input { |d| d.in_stride } else { |d| d.out_stride };
-        if !lone_last.contains(&self.real_stage) {
+        if lone_last == 0 {
             return Reach::of(count, stride, &self.batch, pick, kind, planar);
         }
         let lanes = Reach::of(count - 1, stride, &self.batch, pick, kind, planar);
-        let last = Reach::of(count, stride, self.batch.get(1..).unwrap_or_default(), pick, kind, planar);
+        let last = Reach::of(count, stride, self.batch.get(lone_last..).unwrap_or_default(), pick, kind, planar);
         if lanes.positions >= last.positions {
             lanes
         } else {
@@ -234,7 +243,7 @@ impl StockhamKernel {
     /// Global and local work sizes: x spans the work-items of a slot, y the slots.
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
         let slots = match self.real_stage {
-            RealStage::R2cPostPairs => self.transforms() / self.lanes / self.slots_per_item,
+            RealStage::R2cPostPairs { .. } => self.transforms() / self.lanes / self.slots_per_item,
             _ => self.transforms().div_ceil(self.lanes).div_ceil(self.slots_per_item),
         };
         let t = self.slots_per_group;
@@ -281,7 +290,7 @@ impl StockhamKernel {
         }
         // Column pairs store half vectors at multiples of half the lanes: whole 64-byte lines in double. Rows
         // that start off the grid (Hermitian rows of n / 2 + 1 values) fall back to plain stores as they run.
-        if self.real_stage == RealStage::R2cPostPairs {
+        if matches!(self.real_stage, RealStage::R2cPostPairs { .. }) {
             return !self.out_planar
                 && self.out_kind == ElementKind::Complex
                 && vw / 2 * self.precision.complex_bytes() % 64 == 0;
@@ -390,6 +399,9 @@ impl StockhamKernel {
         }
         if let Some(dim) = self.lone_dim {
             d.set("LONE_DIM", dim);
+        }
+        if let RealStage::R2cPostPairs { column_dims } = self.real_stage {
+            d.set("PAIR_DIMS", column_dims);
         }
         match self.real_stage {
             RealStage::TwinSplit { twin_out } => {
@@ -505,9 +517,9 @@ impl StockhamKernel {
             }
             RealStage::R2cPostLanes | RealStage::C2rPreLanes => table.extend(split_table(half + 1, 2 * half as u64)),
             // w_2h^(c + C k) = w_2h^c w_2n^k, h = C n; the first group's lanes 4-7 read columns C..C+3.
-            RealStage::R2cPostPairs => {
+            RealStage::R2cPostPairs { .. } => {
                 table.extend((0..=self.n as u64).map(|k| unit_root(k, 2 * self.n as u64)));
-                let columns = (self.batch[0].count + self.lanes / 2) as u64;
+                let columns = (self.pair_columns() + self.lanes / 2) as u64;
                 table.extend((0..columns).map(|c| unit_root(c, 2 * half as u64)));
             }
             _ => {}
@@ -537,11 +549,19 @@ impl StockhamKernel {
         (load, store, mid)
     }
 
+    /// The columns of a leaf pairing them (`RealStage::R2cPostPairs`), 1 for other leaves.
+    pub fn pair_columns(&self) -> usize {
+        match self.real_stage {
+            RealStage::R2cPostPairs { column_dims } => self.batch.iter().take(column_dims).map(|d| d.count).product(),
+            _ => 1,
+        }
+    }
+
     /// The points of the half-length complex FFT a real stage pre- or post-processes.
     fn half_length(&self) -> usize {
         match self.real_stage {
             RealStage::R2cPostLanes | RealStage::C2rPreLanes => self.lanes * self.n,
-            RealStage::R2cPostPairs => self.batch[0].count * self.n,
+            RealStage::R2cPostPairs { .. } => self.pair_columns() * self.n,
             _ => self.n,
         }
     }
@@ -554,7 +574,7 @@ impl StockhamKernel {
                 let (_, lo, hi) = split_table_shape(self.half_length() + 1);
                 lo + hi
             }
-            RealStage::R2cPostPairs => self.n + 1 + self.batch[0].count + self.lanes / 2,
+            RealStage::R2cPostPairs { .. } => self.n + 1 + self.pair_columns() + self.lanes / 2,
             _ => 0,
         }
     }

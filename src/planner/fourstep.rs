@@ -50,22 +50,43 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         };
         return three_pass(ctx, job, (a, b, a), true);
     }
-    if let Some((rows, columns)) = two_pass_split(ctx, &job) {
-        return plan_split(ctx, job, rows, columns);
+    match split(ctx, &job) {
+        Some(split) => plan_as(ctx, job, split),
+        None => fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step")),
     }
-    let Some((rows, columns)) = factor::four_step_split(n, max_leaf) else {
-        return fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step"));
-    };
+}
+
+/// How `plan` decomposes a job with scratch: two passes, or three over n = rows * middle * columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Split {
+    Two { rows: usize, columns: usize },
+    Three { rows: usize, middle: usize, columns: usize },
+}
+
+/// The decomposition `plan` takes for `job` with scratch.
+pub(super) fn split(ctx: &Ctx, job: &Job) -> Option<Split> {
+    if let Some((rows, columns)) = two_pass_split(ctx, job) {
+        return Some(Split::Two { rows, columns });
+    }
+    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
+    let (rows, long) = factor::four_step_split(job.fft.count, max_leaf)?;
     let mut splits: Vec<(usize, usize)> =
-        factor::divisors(columns).into_iter().filter(|&c| c <= max_leaf).map(|c| (columns / c, c)).collect();
+        factor::divisors(long).into_iter().filter(|&c| c <= max_leaf).map(|c| (long / c, c)).collect();
     splits.sort_by_key(|&(b, c)| (b > max_leaf, b < MIN_MIDDLE, std::cmp::Reverse(c)));
-    let (b, c) = splits[0];
-    three_pass(ctx, job, (rows, b, c), false)
+    splits.first().map(|&(middle, columns)| Split::Three { rows, middle, columns })
+}
+
+/// `job` decomposed as `split` says, with scratch.
+pub(super) fn plan_as(ctx: &mut Ctx, job: Job, split: Split) -> Result<Node> {
+    match split {
+        Split::Two { rows, columns } => plan_split(ctx, job, rows, columns),
+        Split::Three { rows, middle, columns } => three_pass(ctx, job, (rows, middle, columns), false),
+    }
 }
 
 /// The rows and columns of the two-pass four-step `plan` takes for `job`, if its length splits into two
 /// passes with scratch.
-pub(super) fn two_pass_split(ctx: &Ctx, job: &Job) -> Option<(usize, usize)> {
+fn two_pass_split(ctx: &Ctx, job: &Job) -> Option<(usize, usize)> {
     let n = job.fft.count;
     let bytes = n * ctx.problem.precision.complex_bytes();
     // A transform this small stays cached between the passes, so its long leaf may exceed the split cap.
@@ -95,7 +116,9 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
     let (first_stage, last_stage) = match job.stage {
         RealStage::None => (RealStage::None, RealStage::None),
         RealStage::R2cPost if columns == REGISTER_LANES => (RealStage::None, RealStage::R2cPostLanes),
-        RealStage::R2cPost if columns % REGISTER_LANES == 0 => (RealStage::None, RealStage::R2cPostPairs),
+        RealStage::R2cPost if columns % REGISTER_LANES == 0 => {
+            (RealStage::None, RealStage::R2cPostPairs { column_dims: 1 })
+        }
         RealStage::C2rPre if rows == REGISTER_LANES => (RealStage::C2rPreLanes, RealStage::None),
         _ => return fail(ErrorKind::Bugcheck, "a real stage the four-step cannot carry across its lanes"),
     };
@@ -171,9 +194,12 @@ fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
 fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_place: bool) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
-    if job.stage != RealStage::None {
-        return fail(ErrorKind::Bugcheck, "a real stage on a three-pass decomposition");
-    }
+    // The R2C post-process pairs the columns k3 + c k2 of the last pass, the two digits its batch starts with.
+    let last_stage = match job.stage {
+        RealStage::None => RealStage::None,
+        RealStage::R2cPost if !in_place => RealStage::R2cPostPairs { column_dims: if b > 1 { 2 } else { 1 } },
+        _ => return fail(ErrorKind::Bugcheck, "a real stage on a three-pass decomposition"),
+    };
     if in_place {
         if job.in_side != Side::Complex || job.out_side != Side::Complex {
             return fail(ErrorKind::NotImplemented, "a long real axis needs scratch");
@@ -245,6 +271,8 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
         post_twiddle: last.twiddle,
         store_factor: last.factor,
         out_side: job.out_side,
+        stage: last_stage,
+        out_count: r + usize::from(last_stage != RealStage::None),
         ..Job::complex(rows_fft, batch, between, dst)
     };
     children.push(ctx.plan_job(rows)?);

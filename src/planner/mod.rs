@@ -444,9 +444,9 @@ impl Ctx<'_> {
 
     /// The Stockham kernel of a job that one kernel takes.
     fn stockham_kernel(&self, mut job: Job) -> Result<StockhamKernel> {
-        // Column pairs find their columns along batch dimension 0, which must stay apart.
+        // Column pairs find their columns along their first batch dimensions, which must stay apart.
         let indexed_by_dims = job.post_twiddle.is_some()
-            || job.stage == RealStage::R2cPostPairs
+            || matches!(job.stage, RealStage::R2cPostPairs { .. })
             || [&job.load_factor, &job.store_factor].into_iter().flatten().any(|f| f.dim_muls.iter().any(|&m| m != 0));
         if !indexed_by_dims {
             job.batch = merge_dims(&job.batch);
@@ -507,10 +507,18 @@ impl Ctx<'_> {
         {
             return fail(ErrorKind::Bugcheck, "a real stage across the lanes without one transform's 8 parts in them");
         }
-        let kernel = if kernel.real_stage == RealStage::R2cPostPairs {
-            let (columns, unit) = kernel.batch.first().map_or((0, false), |d| (d.count, d.out_stride == 1));
-            if kernel.lanes != REGISTER_LANES || columns % REGISTER_LANES != 0 || columns == 0 || !unit {
-                return fail(ErrorKind::Bugcheck, "column pairs without 8 lanes over whole rows of 8 adjacent columns");
+        let kernel = if let RealStage::R2cPostPairs { column_dims } = kernel.real_stage {
+            // Columns adjacent on output, their runs of four within batch dimension 0.
+            let dims = kernel.batch.get(..column_dims).unwrap_or_default();
+            let adjacent = |i: usize| dims[i].out_stride == dims[..i].iter().map(|d| d.count).product::<usize>();
+            let columns = kernel.pair_columns();
+            if kernel.lanes != REGISTER_LANES
+                || dims.len() != column_dims
+                || !(0..column_dims).all(adjacent)
+                || dims[0].count % (REGISTER_LANES / 2) != 0
+                || columns % REGISTER_LANES != 0
+            {
+                return fail(ErrorKind::Bugcheck, "column pairs without 8 lanes over whole rows of adjacent columns");
             }
             let runs = columns / REGISTER_LANES;
             let spw = leaf::pair_slots_per_item(self.device, runs, transforms / columns, kernel.slots_per_item);

@@ -5,11 +5,12 @@
 //! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
 //! FFT runs in registers (64 points on CPUs) pairs transforms in the same way. When the complex FFT is too long
 //! for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU carries its stage across the
-//! lanes of that four-step's long pass (`across_lanes`); a longer R2C whose two-pass four-step has whole
-//! vectors of columns pairs them with their mirrors in its last pass (`paired_columns`). Otherwise (or with a
+//! lanes of that four-step's long pass (`across_lanes`); a longer R2C whose four-step (two or three passes)
+//! has whole vectors of columns pairs them with their mirrors in its last pass (`paired_columns`). Otherwise (or with a
 //! prime factor above 13) the real stage becomes an elementwise pass of its own, before (C2R) or after (R2C)
 //! the complex transform through scratch, with the same pairing.
 
+use super::fourstep::Split;
 use super::scratch::TransformScratch;
 use super::{factor, fourstep, leaf, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::elementwise::ElementwiseOp;
@@ -51,8 +52,8 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
     }
     let whole =
         Job { stage: RealStage::R2cPost, out_count: m + 1, ..job(m, &batch, src, dst, (in_side, Side::Complex)) };
-    if let Some((rows, columns)) = paired_columns(ctx, &whole) {
-        return fourstep::plan_split(ctx, whole, rows, columns);
+    if let Some(split) = paired_columns(ctx, &whole) {
+        return fourstep::plan_as(ctx, whole, split);
     }
     if n % 2 == 1 {
         if let Some(node) = r2c_twins(ctx, &batch, src, dst)? {
@@ -128,12 +129,12 @@ fn across_lanes(ctx: &Ctx) -> Option<usize> {
     (leaf::is_cpu(ctx.device) && fits).then_some(long)
 }
 
-/// The split of an even length's half whose two-pass four-step ends in a pass over whole rows of columns
-/// paired with their mirrors (`RealStage::R2cPostPairs`, CPUs): the R2C post-process then runs there. Its
+/// The split of an even length's half whose four-step ends in a pass over whole rows of columns paired
+/// with their mirrors (`RealStage::R2cPostPairs`, CPUs): the R2C post-process then runs there. Its
 /// half-vector stores need unit-stride Hermitian rows; in double precision, where each half vector is a
 /// whole cache line, also rows that start on one: off the line grid, the fused pass measured slower on
 /// PoCL than the pass and a post-process of its own (2^20 x 4, double: 10.0-10.5 ms against 9.7).
-fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<(usize, usize)> {
+fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     let (n, m) = (ctx.problem.lengths[0], whole.fft.count);
     if n % 2 == 1 || !leaf::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
         return None;
@@ -145,9 +146,15 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<(usize, usize)> {
     if stride(&whole.fft) != 1 || !on_lines {
         return None;
     }
-    fourstep::two_pass_split(ctx, whole).filter(|&(rows, columns)| {
-        columns % REGISTER_LANES == 0 && leaf::pair_leaf_fits(rows, ctx.device, ctx.problem.precision)
-    })
+    // The last pass's columns: all in one batch dimension, or k3 + c k2 over two, whose runs of four
+    // columns must not cross from one k2 to the next.
+    let split = fourstep::split(ctx, whole)?;
+    let (rows, columns, runs_whole) = match split {
+        Split::Two { rows, columns } => (rows, columns, true),
+        Split::Three { rows, middle, columns } => (rows, middle * columns, columns % (REGISTER_LANES / 2) == 0),
+    };
+    let fits = leaf::pair_leaf_fits(rows, ctx.device, ctx.problem.precision);
+    (columns % REGISTER_LANES == 0 && runs_whole && fits).then_some(split)
 }
 
 /// The pairs of an odd-length leaf (one kernel loads both transforms of a pair before it stores either).
@@ -281,7 +288,7 @@ mod tests {
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in double
         // only over rows that start on a cache line (the second of two packed rows of 2^17 + 1 values does
         // not); C2R, and GPUs, keep a pass of their own for the stage.
-        assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs"]);
+        assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "None", "pass R2cPost"]);
         assert_eq!(stages(C2R, 1 << 18, &cpu), ["pass C2rPre", "None", "None"]);
         assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
