@@ -252,8 +252,18 @@ impl StockhamKernel {
 
     /// Local memory for a transform of `n` points: two ping-pong buffers of padded vectors.
     pub fn local_bytes(n: usize, lanes: usize, slots: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
+        2 * Self::buffer_bytes(n, lanes, slots, pad_shift, precision)
+    }
+
+    /// Local memory of a leaf pairing columns (`RealStage::R2cPostPairs`): a third buffer keeps the previous
+    /// slot's FFT.
+    pub fn pair_local_bytes(n: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
+        3 * Self::buffer_bytes(n, REGISTER_LANES, 1, pad_shift, precision)
+    }
+
+    fn buffer_bytes(n: usize, lanes: usize, slots: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
         let padded = n + (n >> pad_shift.unwrap_or(NO_PAD)) + 1;
-        2 * slots * padded * lanes * precision.complex_bytes()
+        slots * padded * lanes * precision.complex_bytes()
     }
 
     fn mode(&self, kind: ElementKind, stride: usize, batch0_stride: Option<usize>) -> u8 {

@@ -186,7 +186,7 @@ fn cpu_pad_shift(n: usize) -> Option<u32> {
 /// device's local memory with its third buffer, and is at most `CPU_PAIR_MAX_LEAF` long.
 pub(super) fn pair_leaf_fits(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
     n <= CPU_PAIR_MAX_LEAF
-        && StockhamKernel::local_bytes(n, 8, 1, cpu_pad_shift(n), precision) / 2 * 3 <= device.local_mem_bytes as usize
+        && StockhamKernel::pair_local_bytes(n, cpu_pad_shift(n), precision) <= device.local_mem_bytes as usize
 }
 
 /// The longest leaf pairing columns: each slot stores two runs per element, 2n lines a page apart or more,

@@ -45,13 +45,11 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         }
         return ctx.plan_job(leaf);
     }
-    if let Some(long) = across_lanes(ctx) {
-        let whole =
-            Job { stage: RealStage::R2cPost, out_count: m + 1, ..job(m, &batch, src, dst, (in_side, Side::Complex)) };
-        return fourstep::plan_split(ctx, whole, long, REGISTER_LANES);
-    }
     let whole =
         Job { stage: RealStage::R2cPost, out_count: m + 1, ..job(m, &batch, src, dst, (in_side, Side::Complex)) };
+    if let Some(long) = across_lanes(ctx) {
+        return fourstep::plan_split(ctx, whole, long, REGISTER_LANES);
+    }
     if let Some(split) = paired_columns(ctx, &whole) {
         return fourstep::plan_as(ctx, whole, split);
     }
