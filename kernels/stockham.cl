@@ -29,6 +29,10 @@
  *                                 dimensions number its C columns, k = c + C k1 of a half-length H = C N
  *                                 transform): STAGE_R2C_POST_PAIRS, see PAIR_GROUP. Roots: w_2N^k (k = 0..N),
  *                                 then w_2H^c (c < C + VW / 2), at RT_OFF
+ *                                 Row pairs (the first pass of a four-step whose batch dimension 0 numbers its
+ *                                 R rows, n = t + R n1 of a half-length H = R N transform):
+ *                                 STAGE_C2R_PRE_PAIRS (IN_COUNT = N + 1, element N only in row 0), see
+ *                                 PAIR_LOAD; roots as RT_SHIFT
  *   LONE_DIM                      when defined, transforms at coordinate 0 of that batch dimension store no twin
  *                                 (the split's y, or the imaginary half of pairs far apart on output): with an
  *                                 odd count of transforms the middle one is the twin of pair 0 and the own
@@ -84,6 +88,7 @@
 #define STAGE_R2C_POST_LANES 6
 #define STAGE_C2R_PRE_LANES 7
 #define STAGE_R2C_POST_PAIRS 8
+#define STAGE_C2R_PRE_PAIRS 9
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 #if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM) || PAIR_DIMS < 1 || PAIR_DIMS > 2
@@ -103,9 +108,15 @@
 #define LANE_MIRROR(a, k0, k1) shuffle2((a)[LIX(k0)], (a)[LIX(k1)], MIRROR_MASK)
 #endif
 
+#if REAL_STAGE == STAGE_C2R_PRE_PAIRS
+#if VW != 8 || P != 1 || SPW % 2 || LOAD_MUL || IN_KIND != KIND_COMPLEX || IN_MODE != MODE_COLS || NBATCH < 1
+#error "row pairs take 8 lanes of adjacent complex rows, one item and two slots a pair, and no load factor"
+#endif
+#endif
+
 /* Elements that every lane loads and stores: across the lanes, element N (the Nyquist value) is lane 0's
  * alone and moves on its own; the other lanes would reach past the transform. */
-#if REAL_STAGE == STAGE_C2R_PRE_LANES
+#if REAL_STAGE == STAGE_C2R_PRE_LANES || REAL_STAGE == STAGE_C2R_PRE_PAIRS
 #define IN_EVERY_LANE (IN_COUNT - 1)
 #else
 #define IN_EVERY_LANE IN_COUNT
@@ -431,6 +442,52 @@
 #define PAIR_LAST_MASK (MASK)(0, 1, 2, 3, 4, 3, 2, 1)
 #endif
 
+#if REAL_STAGE == STAGE_C2R_PRE_PAIRS
+/* Row pairs. Row t's element n is index t + R n, whose mirror H - t - R n is row R - t's element N - 1 - n
+ * (row 0's: row R, past the last, is row 0 one element on, and at n = 0 the Nyquist value H). A work-item
+ * takes row blocks in pairs, b (rows t..t+7, in A) and its mirror block (rows R - 8 - t..R - 1 - t, in PRE):
+ * lanes 1-7 of either find their mirrors in lanes 7-1 of the other, lane 0 in the row just past the other
+ * block, loaded as scalars. So each value is loaded once, both blocks are pre-processed together (conj(X)
+ * -> conj(Z') as in STAGE_C2R_PRE), and the second slot runs its passes from PRE. */
+#define PAIR_LOAD()                                                                                 \
+    do {                                                                                            \
+        const IDX rows_ = (IDX)DIM_COUNT(0), t_ = row0, tm_ = rows_ - VW - t_;                      \
+        const IDX mirror_ = ib[0] + (tm_ - t_);                                                     \
+        for (int n_ = 0; n_ < N; n_++) {                                                            \
+            const int nm_ = N - 1 - n_;                                                             \
+            V ar_, ai_, mr_, mi_, wr_, wi_;                                                         \
+            REAL er_, ei_, fr_, fi_;                                                                \
+            IN_LANES(ib[0] + (IDX)n_ * in_stride, ar_, ai_);                                        \
+            IN_LANES(mirror_ + (IDX)nm_ * in_stride, mr_, mi_);                                     \
+            IN_AT(mirror_ + VW + (IDX)nm_ * in_stride, er_, ei_);                                   \
+            IN_AT(ib[0] + VW + (IDX)n_ * in_stride, fr_, fi_);                                      \
+            ai_ *= conj_in;                                                                         \
+            mi_ *= conj_in;                                                                         \
+            V br_ = shuffle2((V)(er_), mr_, MIRROR_MASK), bi_ = shuffle2((V)(ei_ * conj_in), mi_, MIRROR_MASK); \
+            V cr_ = shuffle2((V)(fr_), ar_, MIRROR_MASK), ci_ = shuffle2((V)(fi_ * conj_in), ai_, MIRROR_MASK); \
+            if (t_ == 0 && n_ == 0) {                                                               \
+                /* The DC's and the Nyquist value's imaginary parts are redundant. */              \
+                ai_.s0 = K(0.0);                                                                    \
+                bi_.s0 = K(0.0);                                                                    \
+            }                                                                                       \
+            REAL_ROOTS_V(t_ + rows_ * n_, wr_, wi_);                                                \
+            HERMITIAN_COMBINE_W(ar_, ai_, br_, bi_, wr_, wi_, K(1.0), are[LIX(n_)], aim[LIX(n_)]);   \
+            REAL_ROOTS_V(tm_ + rows_ * nm_, wr_, wi_);                                              \
+            HERMITIAN_COMBINE_W(mr_, mi_, cr_, ci_, wr_, wi_, K(1.0), pre[LIX(nm_)], pim[LIX(nm_)]); \
+        }                                                                                           \
+    } while (0)
+#endif
+
+#define SWAP_BUFFERS(a, b, c, d)                                                                    \
+    do {                                                                                            \
+        __local V *t_ = (a);                                                                        \
+        (a) = (b);                                                                                  \
+        (b) = t_;                                                                                   \
+        t_ = (c);                                                                                   \
+        (c) = (d);                                                                                  \
+        (d) = t_;                                                                                   \
+    } while (0)
+
 __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
               __global REAL *out_im, __global const REAL *tw, __global const ulong *params, const IDX in_off,
@@ -446,9 +503,11 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     __local V lre[2][T][LN], lim[2][T][LN];
     __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = lre[1][sl], *bim = lim[1][sl];
 #endif
-#if REAL_STAGE == STAGE_R2C_POST_PAIRS
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS || REAL_STAGE == STAGE_C2R_PRE_PAIRS
     __local V kre[T][LN], kim[T][LN];
     __local V *pre = kre[sl], *pim = kim[sl];
+#endif
+#if REAL_STAGE == STAGE_R2C_POST_PAIRS
     /* The work-item's row of columns and its first slot (PAIR_GROUP). */
 #if PAIR_DIMS == 2
     const IDX pair_cols = (IDX)DIM_COUNT(0) * (IDX)DIM_COUNT(1);
@@ -478,7 +537,15 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const int lanes_adjacent = 0;
 #else
     IDX coord[NBATCH > 0 ? NBATCH : 1];
+#if REAL_STAGE == STAGE_C2R_PRE_PAIRS
+    /* Slots 2i and 2i + 1 of a work-item are row blocks b and B - 1 - b of one transform's B = R / VW (PAIR_LOAD). */
+    const IDX pair_blocks = (IDX)DIM_COUNT(0) / VW, pair = ((IDX)get_global_id(1) * SPW + slot) / 2;
+    const int pair_second = slot & 1;
+    const IDX pair_b = pair % (pair_blocks / 2);
+    const IDX t0 = (pair / (pair_blocks / 2) * pair_blocks + (pair_second ? pair_blocks - 1 - pair_b : pair_b)) * VW;
+#else
     const IDX t0 = ((IDX)get_global_id(1) * SPW + slot) * VW;
+#endif
     if (SPW > 1 && t0 >= batch)
         break;
     /* Lanes past the batch repeat the last transform and never store. */
@@ -486,6 +553,9 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     /* The lanes are VW neighbours along batch dimension 0. */
 #if NBATCH > 0
     const int lanes_adjacent = t0 + VW <= batch && coord[0] + VW <= (IDX)DIM_COUNT(0);
+#if REAL_STAGE == STAGE_C2R_PRE_PAIRS
+    const IDX row0 = coord[0];
+#endif
 #else
     const int lanes_adjacent = 0;
 #endif
@@ -671,6 +741,12 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
     for (int n = (IN_COUNT / VW) * VW + lid; n < IN_COUNT; n += P)
         GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
+#elif REAL_STAGE == STAGE_C2R_PRE_PAIRS
+    if (!pair_second)
+        PAIR_LOAD();
+    else
+        /* The mirror block, pre-processed with the first: its passes start from PRE. */
+        SWAP_BUFFERS(are, pre, aim, pim);
 #elif IN_MODE == MODE_COLS && VW > 1
     for (int n = lid; n < IN_EVERY_LANE; n += P) {
         if (lanes_adjacent && LOAD_ALL_IN(n)) {

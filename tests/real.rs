@@ -58,6 +58,23 @@ fn long_r2c_pairs_columns_with_their_mirrors() {
     assert_accurate(r2c(&[1 << 17]).batch(2).spread(2));
 }
 
+/// Halves of few long rows (32 x 4096 and 64 x 4096 points): C2R pre-processes in the four-step's first
+/// pass, which loads row blocks in pairs with their mirrors. Packed rows off the cache-line grid, double,
+/// planar, in place, 2D, redundant imaginary parts of the DC and Nyquist values; strided rows run the
+/// pre-process as a pass of its own.
+#[test]
+fn long_c2r_pairs_rows_with_their_mirrors() {
+    let c2r = |lengths: &[usize]| RealCase::new(lengths, RealDir::C2R);
+    assert_accurate(c2r(&[1 << 18]).batch(3));
+    assert_accurate(c2r(&[1 << 18]).batch(2).precision(Prec::Double));
+    assert_accurate(c2r(&[1 << 19]).precision(Prec::Double));
+    assert_accurate(c2r(&[1 << 18]).batch(2).planar());
+    assert_accurate(c2r(&[1 << 18]).batch(2).in_place());
+    assert_accurate(c2r(&[1 << 18, 2]));
+    assert_accurate(c2r(&[1 << 18]).batch(2).perturbed());
+    assert_accurate(c2r(&[1 << 18]).batch(2).spread(2));
+}
+
 #[test]
 fn odd_leaves_run_transforms_in_twins() {
     // One kernel loads x and y and transforms x + i y along any batch of two or more (an odd count shares

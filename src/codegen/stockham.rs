@@ -82,6 +82,12 @@ pub enum RealStage {
     R2cPostPairs {
         column_dims: usize,
     },
+    /// `C2rPre` in the first pass of a four-step whose batch dimension 0 holds its R rows (R a multiple of
+    /// 2 VW = 16, adjacent on input): element k of row t is index t + R k of the half-length transform of R n
+    /// points. A work-item runs row blocks (slots) in pairs, b and its mirror block R / VW - 1 - b, whose
+    /// elements' mirrors lie in each other or in the rows just past them, so the pre-process needs no pass of
+    /// its own. n + 1 inputs, the last only in row 0.
+    C2rPrePairs,
 }
 
 impl RealStage {
@@ -96,12 +102,19 @@ impl RealStage {
             RealStage::R2cPostLanes => 6,
             RealStage::C2rPreLanes => 7,
             RealStage::R2cPostPairs { .. } => 8,
+            RealStage::C2rPrePairs => 9,
         }
     }
 
     /// True for the stages whose lanes are parts of one transform.
     pub fn across_lanes(self) -> bool {
         matches!(self, RealStage::R2cPostLanes | RealStage::C2rPreLanes)
+    }
+
+    /// True for the stages whose roots w_2h^k come from a two-level table (`split_table`): the half-length h
+    /// spans more than one transform.
+    fn split_roots(self) -> bool {
+        matches!(self, RealStage::R2cPostLanes | RealStage::C2rPreLanes | RealStage::C2rPrePairs)
     }
 
     /// How much further than its own transform the stage reads and writes.
@@ -198,7 +211,7 @@ impl StockhamKernel {
         };
         // The batch dimensions that number the lanes or columns holding the last element only at 0.
         let lone_last = match self.real_stage {
-            RealStage::C2rPreLanes if input => 1,
+            RealStage::C2rPreLanes | RealStage::C2rPrePairs if input => 1,
             RealStage::R2cPostLanes if !input => 1,
             RealStage::R2cPostPairs { column_dims } if !input => column_dims,
             _ => 0,
@@ -243,7 +256,9 @@ impl StockhamKernel {
     /// Global and local work sizes: x spans the work-items of a slot, y the slots.
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
         let slots = match self.real_stage {
-            RealStage::R2cPostPairs { .. } => self.transforms() / self.lanes / self.slots_per_item,
+            RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
+                self.transforms() / self.lanes / self.slots_per_item
+            }
             _ => self.transforms().div_ceil(self.lanes).div_ceil(self.slots_per_item),
         };
         let t = self.slots_per_group;
@@ -255,8 +270,8 @@ impl StockhamKernel {
         2 * Self::buffer_bytes(n, lanes, slots, pad_shift, precision)
     }
 
-    /// Local memory of a leaf pairing columns (`RealStage::R2cPostPairs`): a third buffer keeps the previous
-    /// slot's FFT.
+    /// Local memory of a leaf pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`): a third
+    /// buffer keeps the previous slot's FFT, or the mirror block's input.
     pub fn pair_local_bytes(n: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
         3 * Self::buffer_bytes(n, REGISTER_LANES, 1, pad_shift, precision)
     }
@@ -397,7 +412,7 @@ impl StockhamKernel {
             .flag("OUT_STREAM", self.streaming_store)
             .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())
             .set("RT_OFF", stockham_table_len(&self.radices));
-        if self.real_stage.across_lanes() {
+        if self.real_stage.split_roots() {
             d.set("RT_SHIFT", split_table_shape(self.half_length() + 1).0);
         }
         if let Some(n0) = self.plane_n0 {
@@ -525,7 +540,7 @@ impl StockhamKernel {
             RealStage::R2cPost | RealStage::C2rPre => {
                 table.extend((0..=half as u64).map(|k| unit_root(k, 2 * half as u64)))
             }
-            RealStage::R2cPostLanes | RealStage::C2rPreLanes => table.extend(split_table(half + 1, 2 * half as u64)),
+            stage if stage.split_roots() => table.extend(split_table(half + 1, 2 * half as u64)),
             // w_2h^(c + C k) = w_2h^c w_2n^k, h = C n; the first group's lanes 4-7 read columns C..C+3.
             RealStage::R2cPostPairs { .. } => {
                 table.extend((0..=self.n as u64).map(|k| unit_root(k, 2 * self.n as u64)));
@@ -572,6 +587,7 @@ impl StockhamKernel {
         match self.real_stage {
             RealStage::R2cPostLanes | RealStage::C2rPreLanes => self.lanes * self.n,
             RealStage::R2cPostPairs { .. } => self.pair_columns() * self.n,
+            RealStage::C2rPrePairs => self.batch.first().map_or(1, |d| d.count) * self.n,
             _ => self.n,
         }
     }
@@ -580,7 +596,7 @@ impl StockhamKernel {
     fn real_roots_len(&self) -> usize {
         match self.real_stage {
             RealStage::R2cPost | RealStage::C2rPre => self.n + 1,
-            RealStage::R2cPostLanes | RealStage::C2rPreLanes => {
+            stage if stage.split_roots() => {
                 let (_, lo, hi) = split_table_shape(self.half_length() + 1);
                 lo + hi
             }

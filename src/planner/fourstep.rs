@@ -109,7 +109,8 @@ const MIN_MIDDLE: usize = 16;
 /// R2C post-process into the last pass when `columns` is the lane count, whose lanes (k2) then hold the
 /// interleaved parts of k = k2 + columns k1; the C2R pre-process into the first pass when `rows` is, whose
 /// lanes (n1) hold those of n = n1 + rows n2. With more columns, a multiple of the lanes, the R2C
-/// post-process pairs the columns of the last pass with their mirrors (`RealStage::R2cPostPairs`).
+/// post-process pairs the columns of the last pass with their mirrors (`RealStage::R2cPostPairs`); with more
+/// rows, the C2R pre-process loads the mirrors of the first pass's rows (`RealStage::C2rPrePairs`).
 pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
@@ -120,6 +121,7 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
             (RealStage::None, RealStage::R2cPostPairs { column_dims: 1 })
         }
         RealStage::C2rPre if rows == REGISTER_LANES => (RealStage::C2rPreLanes, RealStage::None),
+        RealStage::C2rPre if rows % (2 * REGISTER_LANES) == 0 => (RealStage::C2rPrePairs, RealStage::None),
         _ => return fail(ErrorKind::Bugcheck, "a real stage the four-step cannot carry across its lanes"),
     };
     let in_destination = intermediate_in_destination(ctx, &job);
@@ -143,7 +145,7 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
         load_factor: first.factor,
         in_side: job.in_side,
         stage: first_stage,
-        in_count: columns + usize::from(first_stage == RealStage::C2rPreLanes),
+        in_count: columns + usize::from(first_stage != RealStage::None),
         ..Job::complex(columns_fft, col_batch, job.src, between)
     };
 
@@ -194,10 +196,16 @@ fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
 fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_place: bool) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
-    // The R2C post-process pairs the columns k3 + c k2 of the last pass, the two digits its batch starts with.
-    let last_stage = match job.stage {
-        RealStage::None => RealStage::None,
-        RealStage::R2cPost if !in_place => RealStage::R2cPostPairs { column_dims: if b > 1 { 2 } else { 1 } },
+    // The R2C post-process pairs the columns k3 + c k2 of the last pass, the two digits its batch starts with;
+    // the C2R pre-process loads the mirrors of the first pass's r b rows.
+    let (first_stage, last_stage) = match job.stage {
+        RealStage::None => (RealStage::None, RealStage::None),
+        RealStage::R2cPost if !in_place => {
+            (RealStage::None, RealStage::R2cPostPairs { column_dims: if b > 1 { 2 } else { 1 } })
+        }
+        RealStage::C2rPre if !in_place && (r * b) % (2 * REGISTER_LANES) == 0 => {
+            (RealStage::C2rPrePairs, RealStage::None)
+        }
         _ => return fail(ErrorKind::Bugcheck, "a real stage on a three-pass decomposition"),
     };
     if in_place {
@@ -230,6 +238,8 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
         post_twiddle: first.twiddle,
         load_factor: first.factor,
         in_side: job.in_side,
+        stage: first_stage,
+        in_count: c + usize::from(first_stage != RealStage::None),
         ..Job::complex(n3, batch, src, between)
     };
     children.push(ctx.plan_job(columns)?);

@@ -446,7 +446,7 @@ impl Ctx<'_> {
     fn stockham_kernel(&self, mut job: Job) -> Result<StockhamKernel> {
         // Column pairs find their columns along their first batch dimensions, which must stay apart.
         let indexed_by_dims = job.post_twiddle.is_some()
-            || matches!(job.stage, RealStage::R2cPostPairs { .. })
+            || matches!(job.stage, RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs)
             || [&job.load_factor, &job.store_factor].into_iter().flatten().any(|f| f.dim_muls.iter().any(|&m| m != 0));
         if !indexed_by_dims {
             job.batch = merge_dims(&job.batch);
@@ -507,7 +507,20 @@ impl Ctx<'_> {
         {
             return fail(ErrorKind::Bugcheck, "a real stage across the lanes without one transform's 8 parts in them");
         }
-        let kernel = if let RealStage::R2cPostPairs { column_dims } = kernel.real_stage {
+        let kernel = if kernel.real_stage == RealStage::C2rPrePairs {
+            // Rows adjacent on input, in pairs of blocks of 8.
+            let blocks = kernel.batch.first().filter(|d| d.in_stride == 1).map_or(1, |d| d.count) / REGISTER_LANES;
+            if kernel.items_per_slot != 1
+                || kernel.in_kind != ElementKind::Complex
+                || blocks % 2 != 0
+                || kernel.batch[0].count % REGISTER_LANES != 0
+            {
+                return fail(ErrorKind::Bugcheck, "row pairs without pairs of 8 adjacent complex rows");
+            }
+            let pairs = transforms / (2 * REGISTER_LANES);
+            let spw = 2 * leaf::divisor_at_most(pairs, kernel.slots_per_item.div_ceil(2));
+            StockhamKernel { lanes: REGISTER_LANES, slots_per_item: spw, ..kernel }
+        } else if let RealStage::R2cPostPairs { column_dims } = kernel.real_stage {
             // Columns adjacent on output, their runs of four within batch dimension 0.
             let dims = kernel.batch.get(..column_dims).unwrap_or_default();
             let adjacent = |i: usize| dims[i].out_stride == dims[..i].iter().map(|d| d.count).product::<usize>();

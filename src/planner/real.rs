@@ -6,7 +6,8 @@
 //! FFT runs in registers (64 points on CPUs) pairs transforms in the same way. When the complex FFT is too long
 //! for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU carries its stage across the
 //! lanes of that four-step's long pass (`across_lanes`); a longer R2C whose four-step (two or three passes)
-//! has whole vectors of columns pairs them with their mirrors in its last pass (`paired_columns`). Otherwise (or with a
+//! has whole vectors of columns pairs them with their mirrors in its last pass (`paired_columns`), and a longer
+//! C2R whose first pass has few rows, in pairs of blocks of 8, pairs those (`paired_rows`). Otherwise (or with a
 //! prime factor above 13) the real stage becomes an elementwise pass of its own, before (C2R) or after (R2C)
 //! the complex transform through scratch, with the same pairing.
 
@@ -155,6 +156,27 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     (columns % REGISTER_LANES == 0 && runs_whole && fits).then_some(split)
 }
 
+/// The split of an even length's half whose four-step starts with a pass over rows adjacent on input, in
+/// pairs of blocks of 8 (`RealStage::C2rPrePairs`, CPUs): that pass then pre-processes them, and the C2R
+/// pre-process needs no pass of its own.
+fn paired_rows(ctx: &Ctx, whole: &Job) -> Option<Split> {
+    let (n, m) = (ctx.problem.lengths[0], whole.fft.count);
+    if n % 2 == 1 || !leaf::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
+        return None;
+    }
+    let input = ctx.problem.layout(whole.src);
+    if whole.fft.in_mul * input.stride(whole.fft.in_axis) != 1 {
+        return None;
+    }
+    let split = fourstep::split(ctx, whole)?;
+    let (rows, first) = match split {
+        Split::Two { rows, columns } => (rows, columns),
+        Split::Three { rows, middle, columns } => (rows * middle, columns),
+    };
+    let fits = leaf::row_pairs_fit(first, rows, ctx.device, ctx.problem.precision);
+    (rows % (2 * REGISTER_LANES) == 0 && fits).then_some(split)
+}
+
 /// The pairs of an odd-length leaf (one kernel loads both transforms of a pair before it stores either).
 /// In place, the middle transform of an odd count, which two pairs would read and one write, rules pairs
 /// out: another work-group could overwrite it before its second reader loads it.
@@ -212,10 +234,13 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
         }
         return ctx.plan_job(leaf);
     }
+    let whole =
+        Job { stage: RealStage::C2rPre, in_count: m + 1, ..job(m, &batch, src, dst, (Side::Complex, out_side)) };
     if let Some(long) = across_lanes(ctx) {
-        let whole =
-            Job { stage: RealStage::C2rPre, in_count: m + 1, ..job(m, &batch, src, dst, (Side::Complex, out_side)) };
         return fourstep::plan_split(ctx, whole, REGISTER_LANES, long);
+    }
+    if let Some(split) = paired_rows(ctx, &whole) {
+        return fourstep::plan_as(ctx, whole, split);
     }
     if n % 2 == 1 {
         if let Some(node) = c2r_twins(ctx, &batch, src, dst)? {
@@ -285,10 +310,13 @@ mod tests {
         assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in double
         // only over rows that start on a cache line (the second of two packed rows of 2^17 + 1 values does
-        // not); C2R, and GPUs, keep a pass of their own for the stage.
+        // not); C2R pairs the rows of its first pass while they span a page (32 x 4096, not 1024 x 512);
+        // GPUs keep a pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "None", "pass R2cPost"]);
-        assert_eq!(stages(C2R, 1 << 18, &cpu), ["pass C2rPre", "None", "None"]);
+        assert_eq!(stages(C2R, 1 << 18, &cpu), ["C2rPrePairs", "None"]);
+        assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
+        assert_eq!(stages(C2R, 1 << 20, &cpu), ["pass C2rPre", "None", "None"]);
         assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
     }
 

@@ -41,7 +41,8 @@ pub fn without_scratch() {
 /// Long real axes: a complex three-pass of half the length through scratch. R2C pairs the columns k3 + c k2
 /// of the last pass with their mirrors there (1024 = 16 x 16 x 4 in single, 2048 = 16 x 16 x 8 in double),
 /// or runs an edge pass of its own: runs of four columns crossing k2 (1536 = 16 x 16 x 6), double rows off
-/// the cache-line grid (three packed rows of 1025 values). C2R always does.
+/// the cache-line grid (three packed rows of 1025 values). C2R pre-processes in the first pass, whose 256
+/// rows it loads in pairs of blocks with their mirrors.
 pub fn real_axes_around_three_passes() {
     let cases = [(2048, 2, Prec::Single), (4096, 1, Prec::Double), (3072, 1, Prec::Double), (2048, 3, Prec::Double)];
     for dir in [RealDir::R2C, RealDir::C2R] {
