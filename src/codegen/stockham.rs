@@ -276,8 +276,19 @@ impl StockhamKernel {
         3 * Self::buffer_bytes(n, REGISTER_LANES, 1, pad_shift, precision)
     }
 
+    /// Local memory this kernel declares (`lre`, `lim`, and `kre`, `kim` when it pairs).
+    pub fn kernel_local_bytes(&self) -> usize {
+        let buffers = match self.real_stage {
+            _ if self.rows_in_registers() => 0,
+            RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => 3,
+            _ => 2,
+        };
+        buffers * Self::buffer_bytes(self.n, self.lanes, self.slots_per_group, self.pad_shift, self.precision)
+    }
+
+    /// One buffer pair (real and imaginary parts) of `slots` slots: LN padded vectors each, as in stockham.cl.
     fn buffer_bytes(n: usize, lanes: usize, slots: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
-        let padded = n + (n >> pad_shift.unwrap_or(NO_PAD)) + 1;
+        let padded = n + (n >> pad_shift.unwrap_or(NO_PAD)) + 2;
         slots * padded * lanes * precision.complex_bytes()
     }
 

@@ -5,7 +5,7 @@
 //! padded local arrays. GPUs get the classic form: one transform per slot, several work-items per slot
 //! cooperating through local memory.
 
-use crate::codegen::stockham::StockhamKernel;
+use crate::codegen::stockham::{StockhamKernel, REGISTER_LANES};
 use crate::codegen::Precision;
 use crate::runtime::{DeviceInfo, DeviceKind};
 
@@ -170,6 +170,13 @@ pub fn fits_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -
     } else {
         n <= max_leaf(device, precision)
     }
+}
+
+/// True when a CPU leaf of `n` points fits the device's local memory with `REGISTER_LANES` lanes, as a
+/// real stage across the lanes needs (PoCL's local memory is the L2 size: 4096 double points take 8 lanes
+/// in 2 MiB, not in 1).
+pub(super) fn register_lanes_fit(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
+    cpu_leaf_fits(n, REGISTER_LANES, device, precision)
 }
 
 /// True when a CPU leaf of `n` points with `lanes` lanes fits the device's local memory.

@@ -18,6 +18,8 @@ pub mod transpose;
 pub mod tree;
 
 #[cfg(test)]
+mod sweep_tests;
+#[cfg(test)]
 mod test_device;
 
 use crate::codegen::bluestein::{Factor, IndexedFactor};

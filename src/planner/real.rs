@@ -124,7 +124,10 @@ fn twins_in_registers(
 fn across_lanes(ctx: &Ctx) -> Option<usize> {
     let n = ctx.problem.lengths[0];
     let long = n / 2 / REGISTER_LANES;
-    let fits = n % (2 * REGISTER_LANES) == 0 && long <= ctx.max_leaf() && factor::is_smooth(long);
+    let fits = n % (2 * REGISTER_LANES) == 0
+        && long <= ctx.max_leaf()
+        && factor::is_smooth(long)
+        && leaf::register_lanes_fit(long, ctx.device, ctx.problem.precision);
     (leaf::is_cpu(ctx.device) && fits).then_some(long)
 }
 
