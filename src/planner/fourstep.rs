@@ -91,7 +91,7 @@ fn two_pass_split(ctx: &Ctx, job: &Job) -> Option<(usize, usize)> {
     let bytes = n * ctx.problem.precision.complex_bytes();
     // A transform this small stays cached between the passes, so its long leaf may exceed the split cap.
     let lopsided = leaf::lopsided_split_shape(ctx.device, bytes).and_then(|(lanes, groups)| {
-        let longest = leaf::max_leaf(ctx.device, ctx.problem.precision);
+        let longest = leaf::max_full_lane_leaf(ctx.device, ctx.problem.precision);
         factor::lopsided_split(n, longest, lanes, (lanes * groups).div_ceil(job.transforms().max(1)))
     });
     let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
@@ -458,6 +458,22 @@ mod tests {
         assert_eq!(split(&cpu, 1 << 16, 1), (128, 512));
         assert_eq!(split(&cpu, 1 << 20, 4), (1024, 1024));
         assert_eq!(split(&gpu, 1 << 16, 64), (256, 256));
+    }
+
+    #[test]
+    fn uneven_cpu_splits_keep_every_lane_of_their_long_leaf() {
+        let double = |n, batch| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, batch, false) };
+        let split_of = |device: &crate::runtime::DeviceInfo| match crate::planner::plan(&double(1 << 16, 64), device) {
+            Ok(exec) => match exec.tree {
+                Node::FourStep { rows, columns, .. } => (rows, columns),
+                other => panic!("not a four-step: {other}"),
+            },
+            Err(e) => panic!("{e:?}"),
+        };
+        // 8 lanes of 4096 double points need more than 1 MiB of local memory, not more than 2.
+        assert_eq!(split_of(&test_device::cpu()), (32, 2048));
+        let l2_of_2_mib = crate::runtime::DeviceInfo { local_mem_bytes: 2 << 20, ..test_device::cpu() };
+        assert_eq!(split_of(&l2_of_2_mib), (16, 4096));
     }
 
     #[test]
