@@ -139,17 +139,26 @@ pub fn max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
     tune().max_leaf.map_or(natural, |cap| cap.min(natural))
 }
 
-/// The longest leaf that keeps all `CPU_LANES` lanes on a CPU (`max_leaf` elsewhere). PoCL's local memory
-/// is the L2 size, and with 1 MiB (AMD EPYC) a 4096-point double leaf keeps only 4 lanes: as the long pass
-/// of a cached four-step it then ran 1.3-2.2x slower than 2048 points with 8 (r2c, c2r, c2c double 65536
-/// and 262144).
-pub(super) fn max_full_lane_leaf(device: &DeviceInfo, precision: Precision) -> usize {
+/// The longest leaf of an uneven split of a cached transform (`lopsided_split_shape`): on CPUs one whose 8
+/// lanes take at most `CPU_LOPSIDED_LOCAL` of the local memory, which PoCL sizes as the L2 cache, so that
+/// the passes leave room there for the data streaming through. Measured on PoCL with a 1 MiB L2 (AMD EPYC):
+/// 16807 double ran 1.25x faster as 49 x 343 than as 7 x 2401 (a leaf taking 0.60 of it), 61440 double
+/// 1.06x faster as 30 x 2048 than as 16 x 3840 (0.94); 2048-point double and 4096-point single leaves
+/// (0.52) ran as fast as shorter ones or faster. With a 2 MiB L2 (Intel Xeon), 7 x 2401 was the faster.
+pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> usize {
     let longest = max_leaf(device, precision);
     if !is_cpu(device) {
         return longest;
     }
-    (1..=longest).rev().find(|&n| cpu_leaf_fits(n, CPU_LANES, device, precision)).unwrap_or(1)
+    let budget = device.local_mem_bytes as usize / CPU_LOPSIDED_LOCAL.1 * CPU_LOPSIDED_LOCAL.0;
+    (1..=longest)
+        .rev()
+        .find(|&n| StockhamKernel::local_bytes(n, CPU_LANES, 1, cpu_pad_shift(n), precision) <= budget)
+        .unwrap_or(1)
 }
+
+/// The share of local memory (numerator, denominator) the long leaf of an uneven split takes at most.
+const CPU_LOPSIDED_LOCAL: (usize, usize) = (9, 16);
 
 /// The longest leaf a decomposition (four-step, three passes) uses: `max_leaf`, on CPUs only as long as one
 /// transform stays within `CPU_SPLIT_LEAF_BYTES`.
