@@ -5,7 +5,7 @@
 
 use crate::cases::{Case, Kind};
 use crate::dl::Library;
-use crate::measure::{Failure, Measurement, Timing};
+use crate::measure::{Contestant, Failure, Planned};
 use std::ffi::{c_int, c_uint, c_void};
 use std::time::Instant;
 
@@ -182,8 +182,8 @@ impl Fftw {
         Ok(plan)
     }
 
-    /// Plans with FFTW_MEASURE (timed: the plan time), then times out-of-place executions.
-    pub fn measure(&self, case: &Case, input: &[f64], timing: &Timing) -> Result<Measurement, Failure> {
+    /// Plans with FFTW_MEASURE (timed: the plan time) an out-of-place transform of `input`.
+    pub fn contestant<'a>(&'a self, case: &Case, input: &'a [f64]) -> Result<Planned<'a>, Failure> {
         let source = self.array(case.input_reals()).map_err(Failure::Error)?;
         let destination = self.array(case.output_reals()).map_err(Failure::Error)?;
         let start = Instant::now();
@@ -193,20 +193,10 @@ impl Fftw {
         // also overwrites its input when it runs (FFTW_DESTROY_INPUT is its default: FFTW_PRESERVE_INPUT costs
         // speed in 1D and has no algorithm in 2D and 3D), so there the input goes in again, untimed, before
         // every run.
+        source.write(input);
         let restore_every_run = case.kind == Kind::C2r;
-        let mut times_ms = Vec::with_capacity(timing.runs);
-        for run in 0..timing.warmups + timing.runs {
-            if run == 0 || restore_every_run {
-                source.write(input);
-            }
-            let start = Instant::now();
-            unsafe { (self.api.execute)(plan) };
-            if run >= timing.warmups {
-                times_ms.push(start.elapsed().as_secs_f64() * 1e3);
-            }
-        }
-        unsafe { (self.api.destroy_plan)(plan) };
-        Ok(Measurement { plan_ms: Some(plan_ms), times_ms, output: Some(destination.read()), ..Measurement::default() })
+        let run = Execution { fftw: self, plan, source, destination, input, restore_every_run };
+        Ok(Planned { contestant: Box::new(run), plan_ms: Some(plan_ms), warm_plan_ms: None, tmp_bytes: None })
     }
 
     /// The transform of `input` with an FFTW_ESTIMATE plan: the reference, when this is the long double library.
@@ -220,6 +210,37 @@ impl Fftw {
             (self.api.destroy_plan)(plan);
         }
         Ok(destination.read())
+    }
+}
+
+/// A planned out-of-place transform and its arrays.
+struct Execution<'a> {
+    fftw: &'a Fftw,
+    plan: Plan,
+    source: Array<'a>,
+    destination: Array<'a>,
+    input: &'a [f64],
+    restore_every_run: bool,
+}
+
+impl Contestant for Execution<'_> {
+    fn run(&mut self) -> Result<f64, Failure> {
+        if self.restore_every_run {
+            self.source.write(self.input);
+        }
+        let start = Instant::now();
+        unsafe { (self.fftw.api.execute)(self.plan) };
+        Ok(start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    fn output(&mut self) -> Result<Option<Vec<f64>>, Failure> {
+        Ok(Some(self.destination.read()))
+    }
+}
+
+impl Drop for Execution<'_> {
+    fn drop(&mut self) {
+        unsafe { (self.fftw.api.destroy_plan)(self.plan) };
     }
 }
 

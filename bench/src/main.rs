@@ -16,9 +16,9 @@ mod vkfft;
 
 use args::{Contender, Options, USAGE};
 use cases::{Case, Kind, Precision};
-use clfft::Clfft;
+use clfft::{Clfft, ClfftPlan};
 use fftw::{Element, Fftw};
-use measure::{time_copy, time_device, CaseBuffers, Failure, Measurement, Timing};
+use measure::{time_device, CaseBuffers, Contestant, Copy, Failure, Planned, Timing};
 use opencl::{Cl, Device};
 use report::{Outcome, Row, Stats};
 use std::path::{Path, PathBuf};
@@ -137,10 +137,14 @@ fn run(options: &Options) -> Result<(), String> {
         },
     };
     println!("fftw: {threads} threads, FFTW_MEASURE, out-of-place; reference: {reference_name}, FFTW_ESTIMATE");
-    let timing = Timing { runs: options.runs, warmups: 2 };
+    let timing = Timing::new(options.runs);
     println!(
-        "timing: median and min of {} runs after {} warm-up runs; wall clock around enqueue + clFinish",
-        timing.runs, timing.warmups
+        "timing: median and min of {} runs in {} turns alternating between the implementations, each turn after \
+         {} warm-up run(s) ({} in the first); wall clock around enqueue + clFinish",
+        timing.runs,
+        timing.rounds,
+        timing.warmups,
+        timing.warmups + 1
     );
 
     let bench = Bench { device, cl, timing, fftx, clfft, vkfft, fftw_single, fftw_double, reference };
@@ -292,9 +296,42 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
             return Vec::new();
         }
     };
+    let mut planned: Vec<(&str, Result<Planned, Failure>)> = Vec::new();
+    let cl = &bench.cl;
+    let measures_copy = options.wants(Contender::Copy) && suffix.is_empty();
+    if measures_copy {
+        let copy = Copy { cl, buffers: &prepared.buffers };
+        planned.push((
+            "copy",
+            Ok(Planned { contestant: Box::new(copy), plan_ms: None, warm_plan_ms: None, tmp_bytes: None }),
+        ));
+    }
+    if let Some(fftx) = &bench.fftx {
+        planned.push(("fftx", plan_clfft_api(bench, fftx, case, &prepared, true)));
+    }
+    if let Some(clfft) = &bench.clfft {
+        planned.push(("clfft", plan_clfft_api(bench, clfft, case, &prepared, false)));
+    }
+    if bench.vkfft {
+        planned.push(("vkfft", plan_vkfft(bench, case, &prepared)));
+    }
+    if options.wants(Contender::Fftw) && !case.in_place {
+        let fftw = match case.precision {
+            Precision::Single => &bench.fftw_single,
+            Precision::Double => &bench.fftw_double,
+        };
+        if let Some(fftw) = fftw {
+            planned.push(("fftw", fftw.contestant(case, &prepared.input)));
+        }
+    }
+    let (names, planned): (Vec<&str>, Vec<_>) = planned.into_iter().unzip();
+    let measurements = measure::interleave(planned, &bench.timing);
+    let copy_ms = match (measures_copy, measurements.first()) {
+        (true, Some(Ok(copy))) => Some(measure::median(&copy.times_ms)),
+        _ => known_copy_ms,
+    };
     let mut rows = Vec::new();
-    let mut copy_ms = known_copy_ms;
-    let mut record = |name: &str, result: Result<Measurement, Failure>, copy_ms: Option<f64>| {
+    for (name, result) in names.into_iter().zip(measurements) {
         let outcome = match result {
             Ok(measurement) => {
                 let rmse = match (&measurement.output, &prepared.reference) {
@@ -305,59 +342,30 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
             }
             Err(failure) => Outcome::Failed(failure),
         };
+        let copy_ms = if name == "copy" { None } else { copy_ms };
         let row = Row { implementation: format!("{name}{suffix}"), case: case.clone(), outcome, copy_ms };
         println!("{}", report::case_line(&row));
-        let median = row.stats().map(|s| s.median_ms);
         rows.push(row);
-        median
-    };
-
-    if options.wants(Contender::Copy) && suffix.is_empty() {
-        copy_ms = record("copy", measure_copy(bench, &prepared), None);
-    }
-    if let Some(fftx) = &bench.fftx {
-        record("fftx", measure_clfft_api(bench, fftx, case, &prepared, true), copy_ms);
-    }
-    if let Some(clfft) = &bench.clfft {
-        record("clfft", measure_clfft_api(bench, clfft, case, &prepared, false), copy_ms);
-    }
-    if bench.vkfft {
-        record("vkfft", measure_vkfft(bench, case, &prepared), copy_ms);
-    }
-    if options.wants(Contender::Fftw) && !case.in_place {
-        let fftw = match case.precision {
-            Precision::Single => &bench.fftw_single,
-            Precision::Double => &bench.fftw_double,
-        };
-        if let Some(fftw) = fftw {
-            record("fftw", fftw.measure(case, &prepared.input, &bench.timing), copy_ms);
-        }
     }
     rows
 }
 
-fn measure_copy(bench: &Bench, prepared: &Prepared) -> Result<Measurement, Failure> {
-    Ok(Measurement { times_ms: time_copy(&bench.cl, &prepared.buffers, &bench.timing)?, ..Measurement::default() })
-}
-
-fn read_result(bench: &Bench, case: &Case, buffers: &CaseBuffers) -> Result<Vec<f64>, Failure> {
-    let bytes = bench.cl.read(buffers.result(), case.output_bytes()).map_err(Failure::Error)?;
+fn read_result(cl: &Cl, case: &Case, buffers: &CaseBuffers) -> Result<Vec<f64>, Failure> {
+    let bytes = cl.read(buffers.result(), case.output_bytes()).map_err(Failure::Error)?;
     Ok(data::from_bytes(&bytes, case.precision))
 }
 
-/// fftx or clFFT through the same function table. With `warm_bake`, the plan is baked a second time in a
-/// fresh context, where only the on-disk program cache can help.
-fn measure_clfft_api(
-    bench: &Bench,
-    lib: &Clfft,
-    case: &Case,
-    prepared: &Prepared,
+/// fftx or clFFT, planned through the same function table. With `warm_bake`, the plan is baked a second
+/// time in a fresh context, where only the on-disk program cache can help.
+fn plan_clfft_api<'a>(
+    bench: &'a Bench,
+    lib: &'a Clfft,
+    case: &'a Case,
+    prepared: &'a Prepared,
     warm_bake: bool,
-) -> Result<Measurement, Failure> {
-    let (cl, buffers) = (&bench.cl, &prepared.buffers);
-    buffers.reset(cl).map_err(Failure::Error)?;
+) -> Result<Planned<'a>, Failure> {
     let start = Instant::now();
-    let plan = lib.plan(cl, case)?;
+    let plan = lib.plan(&bench.cl, case)?;
     let plan_ms = start.elapsed().as_secs_f64() * 1e3;
     let warm_plan_ms = if warm_bake {
         let fresh = Cl::new(&bench.device).map_err(Failure::Error)?;
@@ -367,32 +375,67 @@ fn measure_clfft_api(
     } else {
         None
     };
-    let output = buffers.output.as_ref().map(|b| b.mem);
-    let times_ms = time_device(cl, buffers, &bench.timing, || plan.enqueue(cl, buffers.input.mem, output))?;
-    Ok(Measurement {
-        plan_ms: Some(plan_ms),
-        warm_plan_ms,
-        times_ms,
-        output: Some(read_result(bench, case, buffers)?),
-        tmp_bytes: plan.tmp_bytes(),
-    })
+    let tmp_bytes = plan.tmp_bytes();
+    let contestant = ClfftContestant { cl: &bench.cl, plan, case, buffers: &prepared.buffers };
+    Ok(Planned { contestant: Box::new(contestant), plan_ms: Some(plan_ms), warm_plan_ms, tmp_bytes })
+}
+
+/// A baked fftx or clFFT plan on the case's buffers.
+struct ClfftContestant<'a> {
+    cl: &'a Cl,
+    plan: ClfftPlan<'a>,
+    case: &'a Case,
+    buffers: &'a CaseBuffers,
+}
+
+impl Contestant for ClfftContestant<'_> {
+    fn run(&mut self) -> Result<f64, Failure> {
+        let (cl, plan, buffers) = (self.cl, &self.plan, self.buffers);
+        let output = buffers.output.as_ref().map(|b| b.mem);
+        time_device(cl, buffers, || plan.enqueue(cl, buffers.input.mem, output))
+    }
+
+    fn prepare_checked_turn(&mut self) -> Result<(), Failure> {
+        self.buffers.reset(self.cl).map_err(Failure::Error)
+    }
+
+    fn output(&mut self) -> Result<Option<Vec<f64>>, Failure> {
+        read_result(self.cl, self.case, self.buffers).map(Some)
+    }
 }
 
 #[cfg(vkfft)]
-fn measure_vkfft(bench: &Bench, case: &Case, prepared: &Prepared) -> Result<Measurement, Failure> {
+fn plan_vkfft<'a>(bench: &'a Bench, case: &'a Case, prepared: &'a Prepared) -> Result<Planned<'a>, Failure> {
     vkfft_survives(case)?;
-    let (cl, buffers) = (&bench.cl, &prepared.buffers);
-    buffers.reset(cl).map_err(Failure::Error)?;
     let start = Instant::now();
-    let plan = vkfft::VkfftPlan::new(&bench.device, cl, case, buffers)?;
+    let plan = vkfft::VkfftPlan::new(&bench.device, &bench.cl, case, &prepared.buffers)?;
     let plan_ms = start.elapsed().as_secs_f64() * 1e3;
-    let times_ms = time_device(cl, buffers, &bench.timing, || plan.enqueue())?;
-    Ok(Measurement {
-        plan_ms: Some(plan_ms),
-        times_ms,
-        output: Some(read_result(bench, case, buffers)?),
-        ..Measurement::default()
-    })
+    let contestant = VkfftContestant { cl: &bench.cl, plan, case, buffers: &prepared.buffers };
+    Ok(Planned { contestant: Box::new(contestant), plan_ms: Some(plan_ms), warm_plan_ms: None, tmp_bytes: None })
+}
+
+#[cfg(vkfft)]
+struct VkfftContestant<'a> {
+    cl: &'a Cl,
+    plan: vkfft::VkfftPlan,
+    case: &'a Case,
+    buffers: &'a CaseBuffers,
+}
+
+#[cfg(vkfft)]
+impl Contestant for VkfftContestant<'_> {
+    fn run(&mut self) -> Result<f64, Failure> {
+        let plan = &self.plan;
+        time_device(self.cl, self.buffers, || plan.enqueue())
+    }
+
+    fn prepare_checked_turn(&mut self) -> Result<(), Failure> {
+        self.buffers.reset(self.cl).map_err(Failure::Error)
+    }
+
+    fn output(&mut self) -> Result<Option<Vec<f64>>, Failure> {
+        read_result(self.cl, self.case, self.buffers).map(Some)
+    }
 }
 
 /// Set in the child process of `vkfft_survives`.
@@ -428,7 +471,7 @@ fn vkfft_survives(case: &Case) -> Result<(), Failure> {
 }
 
 #[cfg(not(vkfft))]
-fn measure_vkfft(_: &Bench, _: &Case, _: &Prepared) -> Result<Measurement, Failure> {
+fn plan_vkfft<'a>(_: &'a Bench, _: &'a Case, _: &'a Prepared) -> Result<Planned<'a>, Failure> {
     Err(Failure::NotAvailable("VkFFT unavailable".into()))
 }
 

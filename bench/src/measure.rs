@@ -22,10 +22,101 @@ impl fmt::Display for Failure {
     }
 }
 
+/// How often each implementation runs a case. Its `runs` timed runs are spread over `rounds` turns that
+/// alternate with the other implementations', so that a burst of load from elsewhere on the machine (a shared
+/// machine's neighbours take it for tens or hundreds of milliseconds) falls on every implementation's
+/// samples alike instead of doubling one library's median. Each turn starts with `warmups` untimed runs
+/// (more in the first, which may compile kernels or fault pages in).
 #[derive(Debug, Clone, Copy)]
 pub struct Timing {
     pub runs: usize,
+    pub rounds: usize,
     pub warmups: usize,
+}
+
+impl Timing {
+    /// `runs` timed runs in up to `MAX_ROUNDS` turns.
+    pub fn new(runs: usize) -> Self {
+        Timing { runs, rounds: runs.clamp(1, MAX_ROUNDS), warmups: 1 }
+    }
+
+    /// Timed runs in turn `round`: the runs shared out as evenly as they go.
+    fn runs_in(&self, round: usize) -> usize {
+        self.runs / self.rounds + usize::from(round < self.runs % self.rounds)
+    }
+}
+
+/// Turns per implementation and case.
+const MAX_ROUNDS: usize = 5;
+
+/// An implementation planned for one case, which runs it again and again.
+pub trait Contestant {
+    /// One timed transform in milliseconds; what each run needs restored first happens before the clock starts.
+    fn run(&mut self) -> Result<f64, Failure>;
+    /// Called before the last turn, whose final run's output is checked: the OpenCL contestants share the
+    /// result buffer and poison it, so that a library that writes nothing cannot pass on another's result.
+    fn prepare_checked_turn(&mut self) -> Result<(), Failure> {
+        Ok(())
+    }
+    /// The output of the last run, for the accuracy check (none for the copy).
+    fn output(&mut self) -> Result<Option<Vec<f64>>, Failure>;
+}
+
+/// A contestant and what planning it cost.
+pub struct Planned<'a> {
+    pub contestant: Box<dyn Contestant + 'a>,
+    pub plan_ms: Option<f64>,
+    pub warm_plan_ms: Option<f64>,
+    pub tmp_bytes: Option<usize>,
+}
+
+/// Runs the planned contestants in alternating turns (each round in a rotated order) and returns each one's
+/// measurement, or why it has none; a contestant that fails leaves the later rounds.
+pub fn interleave(planned: Vec<Result<Planned<'_>, Failure>>, timing: &Timing) -> Vec<Result<Measurement, Failure>> {
+    let mut times: Vec<Vec<f64>> = planned.iter().map(|_| Vec::with_capacity(timing.runs)).collect();
+    let mut outputs: Vec<Option<Vec<f64>>> = planned.iter().map(|_| None).collect();
+    let mut states = planned;
+    let count = states.len();
+    for round in 0..timing.rounds {
+        let last = round + 1 == timing.rounds;
+        for turn in 0..count {
+            let i = (turn + round) % count;
+            let Ok(planned) = &mut states[i] else { continue };
+            let contestant = &mut planned.contestant;
+            let warmups = if round == 0 { timing.warmups + 1 } else { timing.warmups };
+            let result = (|| {
+                if last {
+                    contestant.prepare_checked_turn()?;
+                }
+                for _ in 0..warmups {
+                    contestant.run()?;
+                }
+                for _ in 0..timing.runs_in(round) {
+                    times[i].push(contestant.run()?);
+                }
+                if last {
+                    outputs[i] = contestant.output()?;
+                }
+                Ok(())
+            })();
+            if let Err(failure) = result {
+                states[i] = Err(failure);
+            }
+        }
+    }
+    states
+        .into_iter()
+        .zip(times.into_iter().zip(outputs))
+        .map(|(state, (times_ms, output))| {
+            state.map(|p| Measurement {
+                plan_ms: p.plan_ms,
+                warm_plan_ms: p.warm_plan_ms,
+                times_ms,
+                output,
+                tmp_bytes: p.tmp_bytes,
+            })
+        })
+        .collect()
 }
 
 /// What one implementation produced for one case.
@@ -78,39 +169,37 @@ impl CaseBuffers {
     }
 }
 
-/// Times `enqueue` + clFinish, restoring the input (untimed) before every run. The first `warmups` runs are
-/// not kept.
+/// Times `enqueue` + clFinish, the input restored (untimed) first.
 pub fn time_device(
     cl: &Cl,
     buffers: &CaseBuffers,
-    timing: &Timing,
-    mut enqueue: impl FnMut() -> Result<(), Failure>,
-) -> Result<Vec<f64>, Failure> {
-    let mut times_ms = Vec::with_capacity(timing.runs);
-    for run in 0..timing.warmups + timing.runs {
-        buffers.restore(cl).map_err(Failure::Error)?;
-        let start = Instant::now();
-        enqueue()?;
-        cl.finish().map_err(Failure::Error)?;
-        if run >= timing.warmups {
-            times_ms.push(start.elapsed().as_secs_f64() * 1e3);
-        }
-    }
-    Ok(times_ms)
+    enqueue: impl FnOnce() -> Result<(), Failure>,
+) -> Result<f64, Failure> {
+    buffers.restore(cl).map_err(Failure::Error)?;
+    let start = Instant::now();
+    enqueue()?;
+    cl.finish().map_err(Failure::Error)?;
+    Ok(start.elapsed().as_secs_f64() * 1e3)
 }
 
 /// The memory floor: clEnqueueCopyBuffer of the case's input bytes + clFinish.
-pub fn time_copy(cl: &Cl, buffers: &CaseBuffers, timing: &Timing) -> Result<Vec<f64>, Failure> {
-    let mut times_ms = Vec::with_capacity(timing.runs);
-    for run in 0..timing.warmups + timing.runs {
+pub struct Copy<'a> {
+    pub cl: &'a Cl,
+    pub buffers: &'a CaseBuffers,
+}
+
+impl Contestant for Copy<'_> {
+    fn run(&mut self) -> Result<f64, Failure> {
         let start = Instant::now();
-        cl.enqueue_copy(&buffers.pristine, &buffers.input, buffers.pristine.bytes).map_err(Failure::Error)?;
-        cl.finish().map_err(Failure::Error)?;
-        if run >= timing.warmups {
-            times_ms.push(start.elapsed().as_secs_f64() * 1e3);
-        }
+        let (from, to) = (&self.buffers.pristine, &self.buffers.input);
+        self.cl.enqueue_copy(from, to, from.bytes).map_err(Failure::Error)?;
+        self.cl.finish().map_err(Failure::Error)?;
+        Ok(start.elapsed().as_secs_f64() * 1e3)
     }
-    Ok(times_ms)
+
+    fn output(&mut self) -> Result<Option<Vec<f64>>, Failure> {
+        Ok(None)
+    }
 }
 
 pub fn median(values: &[f64]) -> f64 {
@@ -126,4 +215,76 @@ pub fn median(values: &[f64]) -> f64 {
 
 pub fn minimum(values: &[f64]) -> f64 {
     values.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// Logs each call as (name, what) and fails its run number `fail_at`, if given.
+    struct Scripted {
+        name: char,
+        log: Rc<RefCell<Vec<(char, &'static str)>>>,
+        runs: usize,
+        fail_at: Option<usize>,
+    }
+
+    impl Contestant for Scripted {
+        fn run(&mut self) -> Result<f64, Failure> {
+            self.runs += 1;
+            self.log.borrow_mut().push((self.name, "run"));
+            if Some(self.runs) == self.fail_at {
+                return Err(Failure::Error("scripted".into()));
+            }
+            Ok(self.runs as f64)
+        }
+
+        fn prepare_checked_turn(&mut self) -> Result<(), Failure> {
+            self.log.borrow_mut().push((self.name, "checked turn"));
+            Ok(())
+        }
+
+        fn output(&mut self) -> Result<Option<Vec<f64>>, Failure> {
+            Ok(Some(vec![self.runs as f64]))
+        }
+    }
+
+    fn planned(
+        name: char,
+        log: &Rc<RefCell<Vec<(char, &'static str)>>>,
+        fail_at: Option<usize>,
+    ) -> Result<Planned<'static>, Failure> {
+        let contestant = Scripted { name, log: log.clone(), runs: 0, fail_at };
+        Ok(Planned { contestant: Box::new(contestant), plan_ms: Some(1.0), warm_plan_ms: None, tmp_bytes: None })
+    }
+
+    #[test]
+    fn runs_are_shared_out_over_the_rounds() {
+        let timing = Timing::new(12);
+        assert_eq!(timing.rounds, 5);
+        assert_eq!((0..5).map(|r| timing.runs_in(r)).collect::<Vec<_>>(), [3, 3, 2, 2, 2]);
+        assert_eq!(Timing::new(1).rounds, 1);
+    }
+
+    #[test]
+    fn turns_alternate_in_rotated_order_and_a_failure_leaves_the_later_rounds() {
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let timing = Timing { runs: 3, rounds: 3, warmups: 0 };
+        let results = interleave(
+            vec![planned('a', &log, None), Err(Failure::NotAvailable("no".into())), planned('c', &log, Some(2))],
+            &timing,
+        );
+        // Round 1: a (one warm-up, one run), c (its warm-up, then its run fails); round 2 starts with the
+        // failed slot; round 3 with c's. The checked turn comes last.
+        let turns: Vec<char> = log.borrow().iter().filter(|(_, what)| *what == "run").map(|(name, _)| *name).collect();
+        assert_eq!(turns, ['a', 'a', 'c', 'c', 'a', 'a']);
+        assert_eq!(log.borrow().iter().filter(|(_, what)| *what == "checked turn").count(), 1);
+        let a = results[0].as_ref().unwrap();
+        assert_eq!(a.times_ms, [2.0, 3.0, 4.0]);
+        assert_eq!(a.output, Some(vec![4.0]));
+        assert!(matches!(results[1], Err(Failure::NotAvailable(_))));
+        assert!(matches!(results[2], Err(Failure::Error(_))));
+    }
 }
