@@ -124,7 +124,7 @@ pub fn interleave(planned: Vec<Result<Planned<'_>, Failure>>, timing: &Timing) -
 pub struct Measurement {
     /// Plan creation and bake (FFTW: planning with FFTW_MEASURE; VkFFT: initializeVkFFT).
     pub plan_ms: Option<f64>,
-    /// fftx only: the same plan baked again in a second, fresh OpenCL context (the on-disk cache path).
+    /// fftx only: the same plan baked again in fresh OpenCL contexts, the median of 3 (the on-disk cache path).
     pub warm_plan_ms: Option<f64>,
     pub times_ms: Vec<f64>,
     /// The transform's output as f64, for the accuracy check.
