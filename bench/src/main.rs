@@ -296,6 +296,18 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
             return Vec::new();
         }
     };
+    // A real case times fftx's complex transform of the same size in the same turns.
+    let complex = (case.kind != Kind::C2c && suffix.is_empty() && bench.fftx.is_some())
+        .then(|| Case { kind: Kind::C2c, ..case.clone() })
+        .and_then(|complex| {
+            match CaseBuffers::new(&bench.cl, &complex, &data::to_bytes(&data::input(&complex), complex.precision)) {
+                Ok(buffers) => Some((complex, buffers)),
+                Err(e) => {
+                    println!("  no c2c of this size alongside: {e}");
+                    None
+                }
+            }
+        });
     let mut planned: Vec<(&str, Result<Planned, Failure>)> = Vec::new();
     let cl = &bench.cl;
     let measures_copy = options.wants(Contender::Copy) && suffix.is_empty();
@@ -307,10 +319,13 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
         ));
     }
     if let Some(fftx) = &bench.fftx {
-        planned.push(("fftx", plan_clfft_api(bench, fftx, case, &prepared, true)));
+        planned.push(("fftx", plan_clfft_api(bench, fftx, case, &prepared.buffers, true)));
+    }
+    if let (Some(fftx), Some((complex, buffers))) = (&bench.fftx, &complex) {
+        planned.push((COMPLEX_TWIN, plan_clfft_api(bench, fftx, complex, buffers, false)));
     }
     if let Some(clfft) = &bench.clfft {
-        planned.push(("clfft", plan_clfft_api(bench, clfft, case, &prepared, false)));
+        planned.push(("clfft", plan_clfft_api(bench, clfft, case, &prepared.buffers, false)));
     }
     if bench.vkfft {
         planned.push(("vkfft", plan_vkfft(bench, case, &prepared)));
@@ -330,15 +345,30 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
         (true, Some(Ok(copy))) => Some(measure::median(&copy.times_ms)),
         _ => known_copy_ms,
     };
+    let c2c_median_ms = names
+        .iter()
+        .zip(&measurements)
+        .find(|(name, _)| **name == COMPLEX_TWIN)
+        .and_then(|(_, m)| m.as_ref().ok())
+        .map(|m| measure::median(&m.times_ms));
     let mut rows = Vec::new();
     for (name, result) in names.into_iter().zip(measurements) {
+        if name == COMPLEX_TWIN {
+            match (&result, c2c_median_ms) {
+                (Err(failure), _) => println!("  {COMPLEX_TWIN}: {failure}"),
+                (Ok(_), Some(ms)) => println!("  {COMPLEX_TWIN}: median {ms:.3} ms"),
+                _ => {}
+            }
+            continue;
+        }
         let outcome = match result {
             Ok(measurement) => {
                 let rmse = match (&measurement.output, &prepared.reference) {
                     (Some(output), Some(reference)) => Some(data::relative_rmse(output, reference)),
                     _ => None,
                 };
-                Outcome::Measured(Stats::new(&measurement, rmse))
+                let c2c_median_ms = if name == "fftx" { c2c_median_ms } else { None };
+                Outcome::Measured(Stats { c2c_median_ms, ..Stats::new(&measurement, rmse) })
             }
             Err(failure) => Outcome::Failed(failure),
         };
@@ -359,13 +389,16 @@ fn read_result(cl: &Cl, case: &Case, buffers: &CaseBuffers) -> Result<Vec<f64>, 
 /// from elsewhere on the machine.
 const WARM_BAKES: usize = 3;
 
+/// The contestant that runs fftx's complex transform alongside a real case (no row of its own).
+const COMPLEX_TWIN: &str = "fftx c2c of this size";
+
 /// fftx or clFFT, planned through the same function table. With `warm_bake`, the plan is baked again in
 /// fresh contexts, where only the on-disk program cache can help.
 fn plan_clfft_api<'a>(
     bench: &'a Bench,
     lib: &'a Clfft,
     case: &'a Case,
-    prepared: &'a Prepared,
+    buffers: &'a CaseBuffers,
     warm_bake: bool,
 ) -> Result<Planned<'a>, Failure> {
     let start = Instant::now();
@@ -384,7 +417,7 @@ fn plan_clfft_api<'a>(
         None
     };
     let tmp_bytes = plan.tmp_bytes();
-    let contestant = ClfftContestant { cl: &bench.cl, plan, case, buffers: &prepared.buffers };
+    let contestant = ClfftContestant { cl: &bench.cl, plan, case, buffers };
     Ok(Planned { contestant: Box::new(contestant), plan_ms: Some(plan_ms), warm_plan_ms, tmp_bytes })
 }
 

@@ -17,6 +17,10 @@ pub struct Stats {
     /// Normalized RMSE against the FFTW long double reference; `None` for the copy or without a reference.
     pub rmse: Option<f64>,
     pub tmp_bytes: Option<usize>,
+    /// Real cases, fftx only: the median time of fftx's complex transform of the same lengths and batch, run
+    /// in the same alternating turns (so that the real/complex speed ratio does not depend on how busy the
+    /// machine was when the c2c case itself ran).
+    pub c2c_median_ms: Option<f64>,
 }
 
 #[derive(Debug, Clone)]
@@ -43,6 +47,7 @@ impl Stats {
             min_ms: minimum(&measurement.times_ms),
             rmse,
             tmp_bytes: measurement.tmp_bytes,
+            c2c_median_ms: None,
         }
     }
 }
@@ -62,6 +67,12 @@ impl Row {
 
     pub fn copy_ratio(&self) -> Option<f64> {
         Some(self.stats()?.median_ms / self.copy_ms?)
+    }
+
+    /// How many times faster than the complex transform of the same size this (real) transform ran.
+    pub fn speedup_over_c2c(&self) -> Option<f64> {
+        let stats = self.stats()?;
+        Some(stats.c2c_median_ms? / stats.median_ms)
     }
 
     /// "ok", "WRONG" (RMSE above the precision's tolerance, or not finite), "unchecked", "n/a" or "error".
@@ -172,6 +183,7 @@ pub fn summary(rows: &[Row]) -> String {
         .into_iter()
         .filter(|name| implementations.contains(name) && implementations.contains(&"copy"))
         .collect();
+    let against_c2c = rows.iter().any(|r| r.implementation == "fftx" && r.speedup_over_c2c().is_some());
     // One geometric mean per kind when the run mixes kinds (a c2r ratio says nothing about c2c), then the
     // mean over every case.
     let mut kinds: Vec<Kind> = Vec::new();
@@ -199,6 +211,7 @@ pub fn summary(rows: &[Row]) -> String {
         .iter()
         .map(|(a, b)| format!("{a}/{b}"))
         .chain(timed_against_copy.iter().map(|name| format!("{name} x copy")))
+        .chain(against_c2c.then(|| "c2c time / fftx".to_string()))
         .collect();
     for name in &ratio_names {
         let _ = write!(out, " {:>w$}", name, w = name.len().max(8));
@@ -225,6 +238,7 @@ pub fn summary(rows: &[Row]) -> String {
             .iter()
             .map(|(a, b)| Some(gflops(case, a)? / gflops(case, b)?))
             .chain(timed_against_copy.iter().map(|name| find(case, name).and_then(Row::copy_ratio)))
+            .chain(against_c2c.then(|| find(case, "fftx").and_then(Row::speedup_over_c2c)))
             .collect();
         for (name, value) in ratio_names.iter().zip(&values) {
             let cell = value.map_or_else(|| "-".to_string(), |v| format!("{v:.2}x"));
@@ -270,7 +284,7 @@ fn csv_number(value: Option<f64>) -> String {
 pub fn write_csv(path: &Path, rows: &[Row], device: &str) -> Result<(), String> {
     let mut text = String::from(
         "implementation,kind,precision,dims,lengths,batch,placement,points,flops,plan_ms,warm_plan_ms,\
-         median_ms,min_ms,gflops,rmse,check,copy_ratio,tmp_bytes,note,device\n",
+         median_ms,min_ms,gflops,rmse,check,copy_ratio,tmp_bytes,note,device,c2c_median_ms\n",
     );
     for row in rows {
         let case = &row.case;
@@ -296,6 +310,7 @@ pub fn write_csv(path: &Path, rows: &[Row], device: &str) -> Result<(), String> 
             stats.and_then(|s| s.tmp_bytes).map(|b| b.to_string()).unwrap_or_default(),
             csv_field(&row.note()),
             csv_field(device),
+            csv_number(stats.and_then(|s| s.c2c_median_ms)),
         ];
         text.push_str(&fields.join(","));
         text.push('\n');
@@ -321,6 +336,7 @@ mod tests {
                 min_ms: median_ms,
                 rmse,
                 tmp_bytes: None,
+                c2c_median_ms: None,
             }),
             copy_ms: Some(1.0),
         }
@@ -367,6 +383,25 @@ mod tests {
         assert_eq!(ratio("geometric mean"), Some("2.00x"), "{table}");
         let one_kind = summary(&[row("fftx", 1.0, Some(1e-7)), row("clfft", 4.0, Some(1e-7))]);
         assert!(!one_kind.contains("geometric mean c2c"), "{one_kind}");
+    }
+
+    #[test]
+    fn real_cases_report_their_speed_over_the_complex_transform_timed_alongside() {
+        let mut r2c = row("fftx", 1.0, Some(1e-7));
+        r2c.case = Case::new(Kind::R2c, Precision::Single, vec![1024], false);
+        if let Outcome::Measured(stats) = &mut r2c.outcome {
+            stats.c2c_median_ms = Some(1.8);
+        }
+        assert_eq!(r2c.speedup_over_c2c(), Some(1.8));
+        let table = summary(&[row("fftx", 2.0, Some(1e-7)), r2c]);
+        let cell = |label: &str| {
+            let line = table.lines().find(|line| line.starts_with(label));
+            line.and_then(|line| line.split('|').nth(1))
+                .map(|cells| cells.split_whitespace().last().map(str::to_string))
+        };
+        assert!(table.contains("c2c time / fftx"), "{table}");
+        assert_eq!(cell("r2c single 1024"), Some(Some("1.80x".into())), "{table}");
+        assert_eq!(cell("c2c single 1024"), Some(Some("-".into())), "{table}");
     }
 
     #[test]
