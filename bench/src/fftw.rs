@@ -196,7 +196,7 @@ impl Fftw {
         source.write(input);
         let restore_every_run = case.kind == Kind::C2r;
         let run = Execution { fftw: self, plan, source, destination, input, restore_every_run };
-        Ok(Planned { contestant: Box::new(run), plan_ms: Some(plan_ms), warm_plan_ms: None, tmp_bytes: None })
+        Ok(Planned::new(run, Some(plan_ms)))
     }
 
     /// The transform of `input` with an FFTW_ESTIMATE plan: the reference, when this is the long double library.

@@ -16,7 +16,7 @@ mod vkfft;
 
 use args::{Contender, Options, USAGE};
 use cases::{Case, Kind, Precision};
-use clfft::{Clfft, ClfftPlan};
+use clfft::Clfft;
 use fftw::{Element, Fftw};
 use measure::{time_device, CaseBuffers, Contestant, Copy, Failure, Planned, Timing};
 use opencl::{Cl, Device};
@@ -313,10 +313,7 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
     let measures_copy = options.wants(Contender::Copy) && suffix.is_empty();
     if measures_copy {
         let copy = Copy { cl, buffers: &prepared.buffers };
-        planned.push((
-            "copy",
-            Ok(Planned { contestant: Box::new(copy), plan_ms: None, warm_plan_ms: None, tmp_bytes: None }),
-        ));
+        planned.push(("copy", Ok(Planned::new(copy, None))));
     }
     if let Some(fftx) = &bench.fftx {
         planned.push(("fftx", plan_clfft_api(bench, fftx, case, &prepared.buffers, true)));
@@ -417,23 +414,22 @@ fn plan_clfft_api<'a>(
         None
     };
     let tmp_bytes = plan.tmp_bytes();
-    let contestant = ClfftContestant { cl: &bench.cl, plan, case, buffers };
-    Ok(Planned { contestant: Box::new(contestant), plan_ms: Some(plan_ms), warm_plan_ms, tmp_bytes })
+    let (cl, output) = (&bench.cl, buffers.output.as_ref().map(|b| b.mem));
+    let contestant = OnDevice { cl, case, buffers, enqueue: move || plan.enqueue(cl, buffers.input.mem, output) };
+    Ok(Planned { warm_plan_ms, tmp_bytes, ..Planned::new(contestant, Some(plan_ms)) })
 }
 
-/// A baked fftx or clFFT plan on the case's buffers.
-struct ClfftContestant<'a> {
+/// A baked fftx, clFFT or VkFFT plan on the case's buffers, which `enqueue` runs.
+struct OnDevice<'a, E: FnMut() -> Result<(), Failure>> {
     cl: &'a Cl,
-    plan: ClfftPlan<'a>,
     case: &'a Case,
     buffers: &'a CaseBuffers,
+    enqueue: E,
 }
 
-impl Contestant for ClfftContestant<'_> {
+impl<E: FnMut() -> Result<(), Failure>> Contestant for OnDevice<'_, E> {
     fn run(&mut self) -> Result<f64, Failure> {
-        let (cl, plan, buffers) = (self.cl, &self.plan, self.buffers);
-        let output = buffers.output.as_ref().map(|b| b.mem);
-        time_device(cl, buffers, || plan.enqueue(cl, buffers.input.mem, output))
+        time_device(self.cl, self.buffers, &mut self.enqueue)
     }
 
     fn prepare_checked_turn(&mut self) -> Result<(), Failure> {
@@ -448,35 +444,11 @@ impl Contestant for ClfftContestant<'_> {
 #[cfg(vkfft)]
 fn plan_vkfft<'a>(bench: &'a Bench, case: &'a Case, prepared: &'a Prepared) -> Result<Planned<'a>, Failure> {
     vkfft_survives(case)?;
+    let (cl, buffers) = (&bench.cl, &prepared.buffers);
     let start = Instant::now();
-    let plan = vkfft::VkfftPlan::new(&bench.device, &bench.cl, case, &prepared.buffers)?;
+    let plan = vkfft::VkfftPlan::new(&bench.device, cl, case, buffers)?;
     let plan_ms = start.elapsed().as_secs_f64() * 1e3;
-    let contestant = VkfftContestant { cl: &bench.cl, plan, case, buffers: &prepared.buffers };
-    Ok(Planned { contestant: Box::new(contestant), plan_ms: Some(plan_ms), warm_plan_ms: None, tmp_bytes: None })
-}
-
-#[cfg(vkfft)]
-struct VkfftContestant<'a> {
-    cl: &'a Cl,
-    plan: vkfft::VkfftPlan,
-    case: &'a Case,
-    buffers: &'a CaseBuffers,
-}
-
-#[cfg(vkfft)]
-impl Contestant for VkfftContestant<'_> {
-    fn run(&mut self) -> Result<f64, Failure> {
-        let plan = &self.plan;
-        time_device(self.cl, self.buffers, || plan.enqueue())
-    }
-
-    fn prepare_checked_turn(&mut self) -> Result<(), Failure> {
-        self.buffers.reset(self.cl).map_err(Failure::Error)
-    }
-
-    fn output(&mut self) -> Result<Option<Vec<f64>>, Failure> {
-        read_result(self.cl, self.case, self.buffers).map(Some)
-    }
+    Ok(Planned::new(OnDevice { cl, case, buffers, enqueue: move || plan.enqueue() }, Some(plan_ms)))
 }
 
 /// Set in the child process of `vkfft_survives`.

@@ -70,6 +70,13 @@ pub struct Planned<'a> {
     pub tmp_bytes: Option<usize>,
 }
 
+impl<'a> Planned<'a> {
+    /// `contestant`, planned in `plan_ms`, with no warm bake or scratch to report.
+    pub fn new(contestant: impl Contestant + 'a, plan_ms: Option<f64>) -> Self {
+        Planned { contestant: Box::new(contestant), plan_ms, warm_plan_ms: None, tmp_bytes: None }
+    }
+}
+
 /// Runs the planned contestants in alternating turns (each round in a rotated order) and returns each one's
 /// measurement, or why it has none; a contestant that fails leaves the later rounds.
 pub fn interleave(planned: Vec<Result<Planned<'_>, Failure>>, timing: &Timing) -> Vec<Result<Measurement, Failure>> {
@@ -257,7 +264,7 @@ mod tests {
         fail_at: Option<usize>,
     ) -> Result<Planned<'static>, Failure> {
         let contestant = Scripted { name, log: log.clone(), runs: 0, fail_at };
-        Ok(Planned { contestant: Box::new(contestant), plan_ms: Some(1.0), warm_plan_ms: None, tmp_bytes: None })
+        Ok(Planned::new(contestant, Some(1.0)))
     }
 
     #[test]

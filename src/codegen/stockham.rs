@@ -278,12 +278,13 @@ impl StockhamKernel {
 
     /// Local memory this kernel declares (`lre`, `lim`, and `kre`, `kim` when it pairs).
     pub fn kernel_local_bytes(&self) -> usize {
-        let buffers = match self.real_stage {
+        match self.real_stage {
             _ if self.rows_in_registers() => 0,
-            RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => 3,
-            _ => 2,
-        };
-        buffers * Self::buffer_bytes(self.n, self.lanes, self.slots_per_group, self.pad_shift, self.precision)
+            RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
+                Self::pair_local_bytes(self.n, self.pad_shift, self.precision)
+            }
+            _ => Self::local_bytes(self.n, self.lanes, self.slots_per_group, self.pad_shift, self.precision),
+        }
     }
 
     /// One buffer pair (real and imaginary parts) of `slots` slots: LN padded vectors each, as in stockham.cl.

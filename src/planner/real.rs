@@ -277,15 +277,12 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 #[cfg(test)]
 mod tests {
     use crate::codegen::{KernelSpec, Precision};
-    use crate::planner::{plan, test_device, BufRef, BufferLayout, Problem, Step, TransformKind};
+    use crate::planner::{plan, test_device, BufRef, Step, TransformKind};
     use crate::runtime::DeviceInfo;
 
     /// The passes of two transforms of `n` reals, packed.
     fn steps(kind: TransformKind, n: usize, precision: Precision, device: &DeviceInfo) -> Vec<Step> {
-        let (real, hermitian) = (BufferLayout::packed(&[n]), BufferLayout::packed(&[n / 2 + 1]));
-        let (input, output) = if kind == TransformKind::R2C { (real, hermitian) } else { (hermitian, real) };
-        let problem = Problem { kind, input, output, precision, ..test_device::c2c(&[n], 2) };
-        plan(&problem, device).unwrap().steps
+        plan(&test_device::transform(kind, &[n], 2, false, precision), device).unwrap().steps
     }
 
     /// The real stage of each pass of two transforms of `n` reals, packed.

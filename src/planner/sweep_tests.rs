@@ -4,7 +4,7 @@
 //! on), and GPUs have 32-64 KiB.
 
 use super::test_device;
-use super::{plan, BufferLayout, Problem, TransformKind};
+use super::{plan, Problem, TransformKind};
 use crate::codegen::{KernelSpec, Precision};
 use crate::runtime::DeviceInfo;
 
@@ -18,28 +18,6 @@ fn devices() -> Vec<(&'static str, DeviceInfo)> {
         ("gpu 48 KiB", DeviceInfo { local_mem_bytes: 48 << 10, ..gpu() }),
         ("gpu 32 KiB, 256 items", DeviceInfo { local_mem_bytes: 32 << 10, max_work_group_size: 256, ..gpu() }),
     ]
-}
-
-/// The problem of `kind` over `lengths` (fastest first), packed, or in place with clFFT's padded real rows.
-fn problem(kind: TransformKind, lengths: &[usize], batch: usize, in_place: bool, precision: Precision) -> Problem {
-    let mut hermitian = lengths.to_vec();
-    hermitian[0] = lengths[0] / 2 + 1;
-    let complex = BufferLayout::packed(if kind == TransformKind::C2C { lengths } else { &hermitian });
-    let real = if in_place {
-        let mut padded = BufferLayout::packed(&hermitian);
-        padded.strides.iter_mut().skip(1).for_each(|s| *s *= 2);
-        padded.dist *= 2;
-        padded.strides[0] = 1;
-        padded
-    } else {
-        BufferLayout::packed(lengths)
-    };
-    let (input, output) = match kind {
-        TransformKind::C2C => (complex.clone(), complex),
-        TransformKind::R2C => (real, complex),
-        TransformKind::C2R => (complex, real),
-    };
-    Problem { precision, kind, lengths: lengths.to_vec(), batch, input, output, in_place, no_scratch: false }
 }
 
 /// The benchmark's standard table (2^22 points a run) and lengths at the planner's thresholds.
@@ -66,7 +44,10 @@ fn every_standard_problem_plans_within_each_devices_limits() {
                 for precision in [Precision::Single, Precision::Double] {
                     for in_place in [false, true] {
                         for no_scratch in [false, true] {
-                            let problem = Problem { no_scratch, ..problem(kind, &lengths, batch, in_place, precision) };
+                            let problem = Problem {
+                                no_scratch,
+                                ..test_device::transform(kind, &lengths, batch, in_place, precision)
+                            };
                             let case = format!("{name}: {kind:?} {precision:?} {lengths:?} x {batch} in place {in_place} no scratch {no_scratch}");
                             match plan(&problem, &device) {
                                 Ok(exec) => {

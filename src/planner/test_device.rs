@@ -19,6 +19,34 @@ pub fn c2c(lengths: &[usize], batch: usize) -> Problem {
     }
 }
 
+/// A transform of `kind` over `lengths` (fastest first), packed, or in place with clFFT's padded real rows.
+pub fn transform(
+    kind: TransformKind,
+    lengths: &[usize],
+    batch: usize,
+    in_place: bool,
+    precision: Precision,
+) -> Problem {
+    let mut hermitian = lengths.to_vec();
+    hermitian[0] = lengths[0] / 2 + 1;
+    let complex = BufferLayout::packed(if kind == TransformKind::C2C { lengths } else { &hermitian });
+    let real = if in_place {
+        let mut padded = BufferLayout::packed(&hermitian);
+        padded.strides.iter_mut().skip(1).for_each(|s| *s *= 2);
+        padded.dist *= 2;
+        padded.strides[0] = 1;
+        padded
+    } else {
+        BufferLayout::packed(lengths)
+    };
+    let (input, output) = match kind {
+        TransformKind::C2C => (complex.clone(), complex),
+        TransformKind::R2C => (real, complex),
+        TransformKind::C2R => (complex, real),
+    };
+    Problem { precision, kind, input, output, in_place, ..c2c(lengths, batch) }
+}
+
 /// A two-core CPU as PoCL describes one.
 pub fn cpu() -> DeviceInfo {
     DeviceInfo {
