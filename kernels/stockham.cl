@@ -62,6 +62,11 @@
  *                                 columns; the output leaves in natural, row-major order
  *   ROWS_IN_REGISTERS             N = VW x VW, rows on both sides, nothing fused: each transform runs alone in
  *                                 registers (two vertical radix-VW butterflies around a register transpose)
+ *   LANES_DFT                     the lanes are the VW interleaved parts n1 of one transform of length VW N
+ *                                 (n = n1 + VW n2, the first pass of a four-step with VW rows): after the
+ *                                 four-step twiddle a radix-VW DFT across the lanes, in registers, gives
+ *                                 X[k2 + N k1] as element k2 of row k1, which the rows store writes where lane
+ *                                 k1's element k2 would go, so the four-step's second pass needs no kernel
  * Sizes and strides are runtime values in `params` (layout.cl).
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
@@ -106,6 +111,16 @@
 /* Index H - (VW k + l) of the lanes stages: lane 0 of element k0 (N - k, or its wrap mod N for the R2C
  * output), lanes l > 0 from lane VW - l of element k1 = N - 1 - k (mod N). */
 #define LANE_MIRROR(a, k0, k1) shuffle2((a)[LIX(k0)], (a)[LIX(k1)], MIRROR_MASK)
+#endif
+
+#if LANES_DFT
+#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || N % VW || REAL_STAGE || STORE_MUL || !POST_TW
+#error "a DFT across the lanes takes one item per slot, whole rows of N outputs and the four-step twiddle only"
+#endif
+/* The store conjugates a backward transform's output after the DFT across the lanes, not before it. */
+#define RESULT_CONJ K(1.0)
+#else
+#define RESULT_CONJ conj_out
 #endif
 
 #if REAL_STAGE == STAGE_C2R_PRE_PAIRS
@@ -286,7 +301,7 @@
         STORE_FACTOR(k, xr, xi);                                                                    \
         POST_TWIDDLE(xr, xi, k);                                                                    \
         xr *= scale;                                                                                \
-        xi *= scale * conj_out;                                                                     \
+        xi *= scale * RESULT_CONJ;                                                                  \
     } while (0)
 #endif
 
@@ -930,6 +945,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
         TRANSPOSE(xr);
         TRANSPOSE(xi);
+#if LANES_DFT
+        CAT(fft, VW)(xr, xi);
+        UNROLL for (int l = 0; l < VW; l++) xi[l] *= conj_out;
+#endif
         UNROLL for (int l = 0; l < VW; l++) {
             if (LANE_STORES(l))
                 OUT_ROW_LONE(LANE_LONE(l), ob[l] + (IDX)k0 * out_stride, xr[l], xi[l]);

@@ -28,6 +28,22 @@ fn four_steps_with_rows_across_slots() {
     }
 }
 
+/// Four-steps of 8 rows, which CPUs run as one kernel whose lanes hold the 8 interleaved parts of a
+/// transform and end with a DFT across them: both directions, in place, planar, and with output elements
+/// two apart (two passes again).
+#[test]
+fn four_steps_of_eight_rows_in_one_kernel() {
+    // Enough transforms that the first pass of 8 rows has work for every thread.
+    let batch = 24;
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[1 << 14]).batch(batch).precision(p));
+        assert_accurate(Case::new(&[1 << 14]).batch(batch).precision(p).in_place().backward());
+        assert_accurate(Case::new(&[3 << 13]).batch(batch).precision(p).planar(true, true).backward());
+        let strided = Case::new(&[1 << 13]).batch(batch).precision(p).strides(&[1], &[2]);
+        assert_accurate(strided.dists(1 << 13, 1 << 14));
+    }
+}
+
 #[test]
 fn powers_of_two_to_a_million() {
     for p in [Prec::Single, Prec::Double] {

@@ -174,6 +174,10 @@ pub struct StockhamKernel {
     /// Two axes in one kernel: each transform is an n / n0 x n0 plane of rows n0 points long, contiguous
     /// (`in_stride` and `out_stride` 1); the radices of n0 come first, then those of n / n0.
     pub plane_n0: Option<usize>,
+    /// The lanes are the interleaved parts of one transform `lanes` times longer, and a radix-`lanes` DFT
+    /// across them ends it: the first pass of a four-step with `lanes` rows, its second pass fused
+    /// (LANES_DFT, `lanes_dft_fits`).
+    pub lanes_dft: bool,
 }
 
 const MODE_GATHER: u8 = 0;
@@ -370,6 +374,26 @@ impl StockhamKernel {
             && self.plane_n0.is_none()
     }
 
+    /// True when a DFT across the lanes can end this kernel: one item per slot whose lanes are batch
+    /// dimension 0 whole (one transform's parts), whole output rows stored as vectors, and nothing fused but
+    /// the four-step twiddle. The rows store then writes element k2 of the DFT's output k1 where lane k1's
+    /// element k2 would go.
+    pub fn lanes_dft_fits(&self) -> bool {
+        let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
+        self.lanes == REGISTER_LANES
+            && self.items_per_slot == 1
+            && batch0(|d| d.count) == Some(self.lanes)
+            && self.mode(self.out_kind, self.out_stride, batch0(|d| d.out_stride)) == MODE_ROWS
+            && self.out_kind == ElementKind::Complex
+            && self.out_count == self.n
+            && self.n % self.lanes == 0
+            && self.real_stage == RealStage::None
+            && self.store_factor.is_none()
+            && self.mid_factor.is_none()
+            && self.plane_n0.is_none()
+            && self.post_twiddle.is_some()
+    }
+
     /// The four-step twiddle form: the lane-table form needs e = (c0 + lane) kmul k.
     fn post_twiddle_mode(&self) -> u8 {
         match &self.post_twiddle {
@@ -422,6 +446,7 @@ impl StockhamKernel {
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
             .flag("OUT_STREAM", self.streaming_store)
+            .flag("LANES_DFT", self.lanes_dft)
             .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())
             .set("RT_OFF", stockham_table_len(&self.radices));
         if self.real_stage.split_roots() {
@@ -725,6 +750,7 @@ mod tests {
             streaming_store: false,
             lone_dim: None,
             plane_n0: None,
+            lanes_dft: false,
         }
     }
 

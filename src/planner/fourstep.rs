@@ -114,6 +114,9 @@ const MIN_MIDDLE: usize = 16;
 pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
+    if let Some(fused) = across_lanes(ctx, &job, rows, columns)? {
+        return Ok(fused);
+    }
     let (first_stage, last_stage) = match job.stage {
         RealStage::None => (RealStage::None, RealStage::None),
         RealStage::R2cPost if columns == REGISTER_LANES => (RealStage::None, RealStage::R2cPostLanes),
@@ -177,6 +180,51 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 
     let children = vec![ctx.plan_job(columns_job)?, ctx.plan_job(rows_job)?];
     Ok(Node::FourStep { n, rows, columns, children })
+}
+
+/// The two passes as one kernel where `rows` is the lane count of a CPU leaf: the first pass's lanes then
+/// hold the interleaved parts n1 of one transform, and after the twiddle a DFT across them in registers
+/// completes it (`StockhamKernel::lanes_dft`), storing X[k2 + columns k1] where the transposed intermediate
+/// would put lane k1's element k2. Each slot loads its whole transform before it stores, so this runs in
+/// place too. None when the leaf cannot take it (lanes of other transforms, strided output rows, a GPU).
+fn across_lanes(ctx: &mut Ctx, job: &Job, rows: usize, columns: usize) -> Result<Option<Node>> {
+    let n = job.fft.count;
+    let candidate = rows == REGISTER_LANES
+        && leaf::is_cpu(ctx.device)
+        && job.stage == RealStage::None
+        && job.post_twiddle.is_none()
+        && job.store_factor.is_none()
+        && job.out_count == n
+        && job.out_side == Side::Complex
+        && columns <= ctx.max_leaf()
+        && (!ctx.same_storage(job.src, job.dst) || same_positions(ctx, job));
+    if !candidate {
+        return Ok(None);
+    }
+    let f = job.fft;
+    let parts = LogicalDim { count: rows, out_mul: f.out_mul * columns, ..f };
+    let first = Indexed {
+        twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
+        factor: carried_factor(job.load_factor.as_ref(), &[1], rows),
+    };
+    let (batch, first) = innermost_first([vec![parts], job.batch.clone()].concat(), first, |d| {
+        d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis)
+    });
+    // The parts must stay batch dimension 0, the lanes.
+    if first.twiddle.as_ref().map(|t| t.c_dim) != Some(0) {
+        return Ok(None);
+    }
+    let fused = Job {
+        post_twiddle: first.twiddle,
+        load_factor: first.factor,
+        in_side: job.in_side,
+        lanes_dft: true,
+        ..Job::complex(LogicalDim { count: columns, in_mul: f.in_mul * rows, ..f }, batch, job.src, job.dst)
+    };
+    if !ctx.stockham_kernel(fused.clone()).is_ok_and(|kernel| kernel.lanes_dft_fits()) {
+        return Ok(None);
+    }
+    Ok(Some(Node::FourStep { n, rows, columns, children: vec![ctx.leaf(fused)?] }))
 }
 
 /// True when the two-pass four-step keeps its intermediate in the destination, transposed, rather than in
@@ -508,6 +556,29 @@ mod tests {
         assert_eq!(buffers(&gpu, 1 << 16, false), through_scratch);
         // 8 MiB per transform.
         assert_eq!(buffers(&cpu, 1 << 20, false), through_scratch);
+    }
+
+    #[test]
+    fn cpus_run_four_steps_of_eight_rows_as_one_kernel_with_a_dft_across_the_lanes() {
+        let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
+        let one_kernel = |problem: &Problem, device| {
+            let exec = crate::planner::plan(problem, device).unwrap();
+            let fused = matches!(&exec.tree, Node::FourStep { rows: 8, children, .. } if children.len() == 1);
+            assert_eq!(fused, exec.steps.len() == 1, "{}", exec.tree);
+            fused && exec.tmp_regions == 0
+        };
+        for n in [1 << 13, 1 << 14, 3 << 13] {
+            assert!(one_kernel(&c2c_1d(n, 64, false), &cpu), "{n}");
+            assert!(one_kernel(&c2c_1d(n, 64, true), &cpu), "{n} in place");
+        }
+        // GPU lanes are work-items, and 16 rows are twice the CPU lanes.
+        assert!(!one_kernel(&c2c_1d(1 << 14, 64, false), &gpu));
+        assert!(!one_kernel(&c2c_1d(1 << 16, 64, false), &cpu));
+        // Output elements two apart do not store as rows of vectors.
+        let mut strided = c2c_1d(1 << 14, 64, false);
+        strided.output.strides[0] = 2;
+        strided.output.dist *= 2;
+        assert!(!one_kernel(&strided, &cpu));
     }
 
     #[test]

@@ -283,6 +283,9 @@ struct Job {
     mid_factor: Option<Factor>,
     /// Some(n0): the fft is a plane of contiguous rows n0 long, transformed along both axes in one leaf.
     plane_n0: Option<usize>,
+    /// The batch's dimension 0 is the lanes' interleaved parts of one transform, and a DFT across them ends
+    /// the job (`StockhamKernel::lanes_dft`).
+    lanes_dft: bool,
 }
 
 impl Job {
@@ -308,6 +311,7 @@ impl Job {
             store_factor: None,
             mid_factor: None,
             plane_n0: None,
+            lanes_dft: false,
         }
     }
 }
@@ -497,6 +501,7 @@ impl Ctx<'_> {
             streaming_store: false,
             lone_dim,
             plane_n0: job.plane_n0,
+            lanes_dft: job.lanes_dft,
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
         let kernel = match leaf::is_cpu(self.device).then(|| StockhamKernel { lanes: REGISTER_LANES, ..kernel.clone() })
@@ -508,6 +513,9 @@ impl Ctx<'_> {
             && (kernel.lanes != REGISTER_LANES || kernel.batch.first().map(|d| d.count) != Some(REGISTER_LANES))
         {
             return fail(ErrorKind::Bugcheck, "a real stage across the lanes without one transform's 8 parts in them");
+        }
+        if kernel.lanes_dft && !kernel.lanes_dft_fits() {
+            return fail(ErrorKind::Bugcheck, "a DFT across the lanes without one transform's 8 parts in them");
         }
         let kernel = if kernel.real_stage == RealStage::C2rPrePairs {
             // Rows adjacent on input, in pairs of blocks of 8.
@@ -654,7 +662,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -670,6 +678,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.post_twiddle.is_some() { " +twiddle" } else { "" },
         if k.streaming_store { " +stream" } else { "" },
         if k.rows_in_registers() { " +registers" } else { "" },
+        if k.lanes_dft { " +dft across lanes" } else { "" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" },
         if k.mid_factor.is_some() { " +convolution" } else { "" },
