@@ -62,11 +62,15 @@
  *                                 columns; the output leaves in natural, row-major order
  *   ROWS_IN_REGISTERS             N = VW x VW, rows on both sides, nothing fused: each transform runs alone in
  *                                 registers (two vertical radix-VW butterflies around a register transpose)
- *   LANES_DFT                     the lanes are the VW interleaved parts n1 of one transform of length VW N
+ *   LANES_DFT_OUT                 the lanes are the VW interleaved parts n1 of one transform of length VW N
  *                                 (n = n1 + VW n2, the first pass of a four-step with VW rows): after the
  *                                 four-step twiddle a radix-VW DFT across the lanes, in registers, gives
  *                                 X[k2 + N k1] as element k2 of row k1, which the rows store writes where lane
  *                                 k1's element k2 would go, so the four-step's second pass needs no kernel
+ *   LANES_DFT_IN                  the same on the load of a four-step with VW columns (n = n1 + N n2,
+ *                                 k = k2 + VW k1), whose R2C post-process runs across the lanes: the rows load
+ *                                 reads x[n1 + N l] as lane l's row, a radix-VW DFT across the rows and the
+ *                                 twiddle w^(n1 k2) leave lane k2 with the input of its FFT over n1
  * Sizes and strides are runtime values in `params` (layout.cl).
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
@@ -102,7 +106,7 @@
 #endif
 
 #if REAL_STAGE == STAGE_R2C_POST_LANES || REAL_STAGE == STAGE_C2R_PRE_LANES
-#if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || (REAL_STAGE == STAGE_R2C_POST_LANES && POST_TW)
+#if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || (REAL_STAGE == STAGE_R2C_POST_LANES && POST_TW && !LANES_DFT_IN)
 #error "a real stage across the lanes takes 8 lanes, one item per slot and nothing else fused before it"
 #endif
 #if (REAL_STAGE == STAGE_C2R_PRE_LANES && IN_MODE == MODE_ROWS) || (REAL_STAGE == STAGE_R2C_POST_LANES && OUT_MODE == MODE_ROWS)
@@ -113,9 +117,14 @@
 #define LANE_MIRROR(a, k0, k1) shuffle2((a)[LIX(k0)], (a)[LIX(k1)], MIRROR_MASK)
 #endif
 
-#if LANES_DFT
-#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || N % VW || REAL_STAGE || STORE_MUL || !POST_TW
-#error "a DFT across the lanes takes one item per slot, whole rows of N outputs and the four-step twiddle only"
+#if LANES_DFT_IN
+#if P != 1 || IN_MODE != MODE_ROWS || IN_COUNT != N || N % VW || LOAD_MUL || POST_TW != POST_TW_LANES || REAL_STAGE != STAGE_R2C_POST_LANES
+#error "a DFT across the lanes on load takes one item per slot, whole rows of N inputs, the lane twiddle and the R2C post-process"
+#endif
+#endif
+#if LANES_DFT_OUT
+#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || N % VW || STORE_MUL || !POST_TW || (REAL_STAGE && REAL_STAGE != STAGE_C2R_PRE_LANES)
+#error "a DFT across the lanes takes one item per slot, whole rows of N outputs, the four-step twiddle and a C2R pre-process only"
 #endif
 /* The store conjugates a backward transform's output after the DFT across the lanes, not before it. */
 #define RESULT_CONJ K(1.0)
@@ -745,6 +754,19 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
         V xr[VW], xi[VW];
         UNROLL for (int l = 0; l < VW; l++) IN_ROW(ib[l] + (IDX)n0 * in_stride, xr[l], xi[l]);
+#if LANES_DFT_IN
+        UNROLL for (int l = 0; l < VW; l++) xi[l] *= conj_in;
+        CAT(fft, VW)(xr, xi);
+        TRANSPOSE(xr);
+        TRANSPOSE(xi);
+        UNROLL for (int q = 0; q < VW; q++) {
+            __global const REAL *lane_ = tw + 2 * (tw_lanes + (IDX)(n0 + q) * VW);
+            CMUL(xr[q], xi[q], xr[q], xi[q], LANE_RE(lane_), LANE_IM(lane_));
+            lre_in[LIN(n0 + q)] = xr[q];
+            lim_in[LIN(n0 + q)] = xi[q];
+        }
+        continue;
+#endif
         TRANSPOSE(xr);
         TRANSPOSE_IN_IM(xi);
         UNROLL for (int q = 0; q < VW; q++) {
@@ -945,7 +967,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
         TRANSPOSE(xr);
         TRANSPOSE(xi);
-#if LANES_DFT
+#if LANES_DFT_OUT
         CAT(fft, VW)(xr, xi);
         UNROLL for (int l = 0; l < VW; l++) xi[l] *= conj_out;
 #endif

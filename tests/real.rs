@@ -39,6 +39,26 @@ fn long_real_axes_use_edge_passes() {
     }
 }
 
+/// Halves of 8 x (up to 4096) points with enough transforms run as one kernel on CPUs, a DFT across the
+/// lanes fused into the four-step's long pass: on its load for R2C (whose post-process then runs across the
+/// lanes of the store), on its store for C2R (whose pre-process runs across the lanes of the load). Both
+/// precisions, planar, redundant imaginary parts; in place and spread rows run two passes again.
+#[test]
+fn halves_of_eight_parts_in_one_kernel() {
+    let batch = 24;
+    for p in [Prec::Single, Prec::Double] {
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            assert_accurate(RealCase::new(&[1 << 14], dir).batch(batch).precision(p));
+            assert_accurate(RealCase::new(&[3 << 12], dir).batch(batch).precision(p).planar());
+        }
+        assert_accurate(RealCase::new(&[1 << 14], RealDir::C2R).batch(batch).precision(p).perturbed());
+    }
+    for dir in [RealDir::R2C, RealDir::C2R] {
+        assert_accurate(RealCase::new(&[1 << 14], dir).batch(batch).in_place());
+        assert_accurate(RealCase::new(&[1 << 14], dir).batch(batch).spread(2));
+    }
+}
+
 /// Halves longer than 8 x 4096 points: R2C pairs the columns of the four-step's last pass with their
 /// mirrors (two runs of four columns per slot, the slots of a row in order): packed rows off the cache-line
 /// grid (single), on it (double, one transform), planar, in place, 2D, a row of 3 x 8 columns, a short last

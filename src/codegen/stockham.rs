@@ -175,9 +175,19 @@ pub struct StockhamKernel {
     /// (`in_stride` and `out_stride` 1); the radices of n0 come first, then those of n / n0.
     pub plane_n0: Option<usize>,
     /// The lanes are the interleaved parts of one transform `lanes` times longer, and a radix-`lanes` DFT
-    /// across them ends it: the first pass of a four-step with `lanes` rows, its second pass fused
-    /// (LANES_DFT, `lanes_dft_fits`).
-    pub lanes_dft: bool,
+    /// across them is one of its four-step's passes, fused (`lanes_dft_fits`).
+    pub lanes_dft: LanesDft,
+}
+
+/// Where a leaf runs a DFT across its lanes (stockham.cl, LANES_DFT_IN and LANES_DFT_OUT).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LanesDft {
+    None,
+    /// On the load, before the passes: the first pass of a four-step with `lanes` columns, whose R2C
+    /// post-process runs across the lanes of the second (lane k2 of k = k2 + lanes k1).
+    Load,
+    /// On the store, after the four-step twiddle: the second pass of a four-step with `lanes` rows.
+    Store,
 }
 
 const MODE_GATHER: u8 = 0;
@@ -374,21 +384,37 @@ impl StockhamKernel {
             && self.plane_n0.is_none()
     }
 
-    /// True when a DFT across the lanes can end this kernel: one item per slot whose lanes are batch
-    /// dimension 0 whole (one transform's parts), whole output rows stored as vectors, and nothing fused but
-    /// the four-step twiddle. The rows store then writes element k2 of the DFT's output k1 where lane k1's
-    /// element k2 would go.
+    /// True when the kernel can run its DFT across the lanes: one item per slot whose lanes are batch
+    /// dimension 0 whole (one transform's parts), and nothing fused but the four-step twiddle and a real
+    /// stage across the lanes. On the store (after the twiddle), whole output rows of vectors, which then
+    /// take element k2 of the DFT's output k1 where lane k1's element k2 would go, and at most a C2R
+    /// pre-process; on the load (the twiddle, in its lane form, after the DFT), whole input rows of vectors
+    /// and the R2C post-process.
     pub fn lanes_dft_fits(&self) -> bool {
         let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
-        self.lanes == REGISTER_LANES
+        let rows_of = |kind, count, stride, batch_stride| {
+            matches!(kind, ElementKind::Complex | ElementKind::RealPairs { half: 1 })
+                && count == self.n
+                && self.mode(kind, stride, batch_stride) == MODE_ROWS
+        };
+        let side = match self.lanes_dft {
+            LanesDft::None => false,
+            LanesDft::Load => {
+                rows_of(self.in_kind, self.in_count, self.in_stride, batch0(|d| d.in_stride))
+                    && self.real_stage == RealStage::R2cPostLanes
+                    && self.load_factor.is_none()
+                    && self.post_twiddle_mode() == POST_TW_LANES
+            }
+            LanesDft::Store => {
+                rows_of(self.out_kind, self.out_count, self.out_stride, batch0(|d| d.out_stride))
+                    && matches!(self.real_stage, RealStage::None | RealStage::C2rPreLanes)
+                    && self.store_factor.is_none()
+            }
+        };
+        side && self.lanes == REGISTER_LANES
             && self.items_per_slot == 1
             && batch0(|d| d.count) == Some(self.lanes)
-            && self.mode(self.out_kind, self.out_stride, batch0(|d| d.out_stride)) == MODE_ROWS
-            && self.out_kind == ElementKind::Complex
-            && self.out_count == self.n
             && self.n % self.lanes == 0
-            && self.real_stage == RealStage::None
-            && self.store_factor.is_none()
             && self.mid_factor.is_none()
             && self.plane_n0.is_none()
             && self.post_twiddle.is_some()
@@ -446,7 +472,8 @@ impl StockhamKernel {
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
             .flag("OUT_STREAM", self.streaming_store)
-            .flag("LANES_DFT", self.lanes_dft)
+            .flag("LANES_DFT_IN", self.lanes_dft == LanesDft::Load)
+            .flag("LANES_DFT_OUT", self.lanes_dft == LanesDft::Store)
             .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())
             .set("RT_OFF", stockham_table_len(&self.radices));
         if self.real_stage.split_roots() {
@@ -750,7 +777,7 @@ mod tests {
             streaming_store: false,
             lone_dim: None,
             plane_n0: None,
-            lanes_dft: false,
+            lanes_dft: LanesDft::None,
         }
     }
 

@@ -8,6 +8,9 @@
 //! On CPUs an out-of-place job keeps the intermediate in its destination instead, transposed: pass 1 writes
 //! element k2 of n1's FFT to k2 + columns * n1 (contiguous rows), and pass 2 runs in place down the columns.
 //!
+//! On CPUs, when 8 rows (or, for an R2C half, 8 columns) fill a leaf's lanes, the two passes run as one
+//! kernel with a DFT across the lanes for the short one (`across_lanes`).
+//!
 //! A twiddle the job itself must apply to its output is carried into the last pass, re-expressed in that
 //! pass's coordinates; so are the factors fused into its load (first pass) and store (last pass).
 //!
@@ -27,7 +30,7 @@
 
 use super::{factor, leaf, transpose, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::bluestein::IndexedFactor;
-use crate::codegen::stockham::{PostTwiddle, RealStage, REGISTER_LANES};
+use crate::codegen::stockham::{LanesDft, PostTwiddle, RealStage, REGISTER_LANES};
 use crate::codegen::twiddle;
 use crate::error::{fail, ErrorKind, Result};
 
@@ -182,44 +185,65 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
     Ok(Node::FourStep { n, rows, columns, children })
 }
 
-/// The two passes as one kernel where `rows` is the lane count of a CPU leaf: the first pass's lanes then
-/// hold the interleaved parts n1 of one transform, and after the twiddle a DFT across them in registers
-/// completes it (`StockhamKernel::lanes_dft`), storing X[k2 + columns k1] where the transposed intermediate
-/// would put lane k1's element k2. Each slot loads its whole transform before it stores, so this runs in
-/// place too. None when the leaf cannot take it (lanes of other transforms, strided output rows, a GPU).
+/// The two passes as one kernel where a CPU leaf's lanes can hold the interleaved parts of one transform,
+/// with a DFT across them in registers for the short pass (`StockhamKernel::lanes_dft`). With as many `rows`
+/// as lanes, the long pass runs first on the parts n1 and, after the twiddle, the DFT gives X[k2 + columns k1],
+/// stored where the transposed intermediate would put lane k1's element k2; a C2R pre-process goes across
+/// the lanes of the load (`RealStage::C2rPreLanes`). With as many `columns`, the DFT runs on the load (rows
+/// of x[n1 + rows l] in lane l), the twiddle after it, and the long pass leaves lane k2 with the parts
+/// k = k2 + columns k1 that an R2C post-process takes across the lanes (`RealStage::R2cPostLanes`). Each slot
+/// loads its whole transform before it stores, so this runs in place too where the input and the output
+/// share their positions. None when the leaf cannot take it (lanes of other transforms, strided rows, a
+/// GPU) or when too few transforms would leave threads idle.
 fn across_lanes(ctx: &mut Ctx, job: &Job, rows: usize, columns: usize) -> Result<Option<Node>> {
     let n = job.fft.count;
-    let candidate = rows == REGISTER_LANES
-        && leaf::is_cpu(ctx.device)
-        && job.stage == RealStage::None
+    let (side, stage) = match job.stage {
+        RealStage::None if rows == REGISTER_LANES => (LanesDft::Store, RealStage::None),
+        RealStage::C2rPre if rows == REGISTER_LANES => (LanesDft::Store, RealStage::C2rPreLanes),
+        RealStage::R2cPost if columns == REGISTER_LANES => (LanesDft::Load, RealStage::R2cPostLanes),
+        _ => return Ok(None),
+    };
+    // A slot per transform: enough of them to keep every thread busy, as the uneven splits ask.
+    let candidate = leaf::is_cpu(ctx.device)
+        && job.transforms() >= leaf::cpu_items_wanted(ctx.device)
         && job.post_twiddle.is_none()
         && job.store_factor.is_none()
-        && job.out_count == n
-        && job.out_side == Side::Complex
-        && columns <= ctx.max_leaf()
+        && (side == LanesDft::Store || job.load_factor.is_none())
+        && n / REGISTER_LANES <= ctx.max_leaf()
         && (!ctx.same_storage(job.src, job.dst) || same_positions(ctx, job));
     if !candidate {
         return Ok(None);
     }
     let f = job.fft;
-    let parts = LogicalDim { count: rows, out_mul: f.out_mul * columns, ..f };
-    let first = Indexed {
-        twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
-        factor: carried_factor(job.load_factor.as_ref(), &[1], rows),
+    let lane_twiddle = Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] });
+    let (fft, batch, first) = if side == LanesDft::Store {
+        let parts = LogicalDim { count: rows, out_mul: f.out_mul * columns, ..f };
+        let first = Indexed { twiddle: lane_twiddle, factor: carried_factor(job.load_factor.as_ref(), &[1], rows) };
+        let (batch, first) = innermost_first([vec![parts], job.batch.clone()].concat(), first, |d| {
+            d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis)
+        });
+        (LogicalDim { count: columns, in_mul: f.in_mul * rows, ..f }, batch, first)
+    } else {
+        let parts = LogicalDim { count: columns, in_mul: f.in_mul * rows, ..f };
+        let batch = [vec![parts], job.batch.clone()].concat();
+        let fft = LogicalDim { count: rows, out_mul: f.out_mul * columns, ..f };
+        (fft, batch, Indexed { twiddle: lane_twiddle, factor: None })
     };
-    let (batch, first) = innermost_first([vec![parts], job.batch.clone()].concat(), first, |d| {
-        d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis)
-    });
     // The parts must stay batch dimension 0, the lanes.
     if first.twiddle.as_ref().map(|t| t.c_dim) != Some(0) {
         return Ok(None);
     }
+    let real = usize::from(stage != RealStage::None);
     let fused = Job {
         post_twiddle: first.twiddle,
         load_factor: first.factor,
         in_side: job.in_side,
-        lanes_dft: true,
-        ..Job::complex(LogicalDim { count: columns, in_mul: f.in_mul * rows, ..f }, batch, job.src, job.dst)
+        out_side: job.out_side,
+        stage,
+        in_count: fft.count + if side == LanesDft::Store { real } else { 0 },
+        out_count: fft.count + if side == LanesDft::Load { real } else { 0 },
+        lanes_dft: side,
+        ..Job::complex(fft, batch, job.src, job.dst)
     };
     if !ctx.stockham_kernel(fused.clone()).is_ok_and(|kernel| kernel.lanes_dft_fits()) {
         return Ok(None);
@@ -480,7 +504,8 @@ fn mul_mod(x: usize, y: usize, m: usize) -> usize {
 mod tests {
     use super::*;
 
-    use crate::planner::{test_device, Problem};
+    use crate::codegen::Precision;
+    use crate::planner::{test_device, Problem, TransformKind};
 
     fn c2c_1d(n: usize, batch: usize, in_place: bool) -> Problem {
         Problem { in_place, ..test_device::c2c(&[n], batch) }
@@ -563,13 +588,20 @@ mod tests {
         let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
         let one_kernel = |problem: &Problem, device| {
             let exec = crate::planner::plan(problem, device).unwrap();
-            let fused = matches!(&exec.tree, Node::FourStep { rows: 8, children, .. } if children.len() == 1);
+            let fused = matches!(&exec.tree, Node::FourStep { children, .. } if children.len() == 1);
             assert_eq!(fused, exec.steps.len() == 1, "{}", exec.tree);
             fused && exec.tmp_regions == 0
         };
         for n in [1 << 13, 1 << 14, 3 << 13] {
             assert!(one_kernel(&c2c_1d(n, 64, false), &cpu), "{n}");
             assert!(one_kernel(&c2c_1d(n, 64, true), &cpu), "{n} in place");
+        }
+        // Real halves of 8 x 1024: R2C with the DFT on the load, C2R on the store.
+        for kind in [TransformKind::R2C, TransformKind::C2R] {
+            let real = test_device::transform(kind, &[1 << 14], 64, false, Precision::Single);
+            assert!(one_kernel(&real, &cpu), "{kind:?}");
+            let in_place = test_device::transform(kind, &[1 << 14], 64, true, Precision::Single);
+            assert!(!one_kernel(&in_place, &cpu), "{kind:?} in place");
         }
         // GPU lanes are work-items, and 16 rows are twice the CPU lanes.
         assert!(!one_kernel(&c2c_1d(1 << 14, 64, false), &gpu));

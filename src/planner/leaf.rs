@@ -124,7 +124,7 @@ pub(super) fn lopsided_split_shape(device: &DeviceInfo, bytes: usize) -> Option<
 }
 
 /// Work-items a CPU launch should offer at least, so that the device's threads stay balanced.
-fn cpu_items_wanted(device: &DeviceInfo) -> usize {
+pub(super) fn cpu_items_wanted(device: &DeviceInfo) -> usize {
     CPU_ITEMS_PER_UNIT * device.compute_units as usize
 }
 

@@ -24,7 +24,9 @@ mod test_device;
 
 use crate::codegen::bluestein::{Factor, IndexedFactor};
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
-use crate::codegen::stockham::{BatchDim, ElementKind, PostTwiddle, RealStage, StockhamKernel, REGISTER_LANES};
+use crate::codegen::stockham::{
+    BatchDim, ElementKind, LanesDft, PostTwiddle, RealStage, StockhamKernel, REGISTER_LANES,
+};
 use crate::codegen::{KernelSpec, Precision, Reach};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
@@ -283,9 +285,9 @@ struct Job {
     mid_factor: Option<Factor>,
     /// Some(n0): the fft is a plane of contiguous rows n0 long, transformed along both axes in one leaf.
     plane_n0: Option<usize>,
-    /// The batch's dimension 0 is the lanes' interleaved parts of one transform, and a DFT across them ends
-    /// the job (`StockhamKernel::lanes_dft`).
-    lanes_dft: bool,
+    /// The batch's dimension 0 is the lanes' interleaved parts of one transform, and a DFT across them is
+    /// part of the job (`StockhamKernel::lanes_dft`).
+    lanes_dft: LanesDft,
 }
 
 impl Job {
@@ -311,7 +313,7 @@ impl Job {
             store_factor: None,
             mid_factor: None,
             plane_n0: None,
-            lanes_dft: false,
+            lanes_dft: LanesDft::None,
         }
     }
 }
@@ -514,7 +516,7 @@ impl Ctx<'_> {
         {
             return fail(ErrorKind::Bugcheck, "a real stage across the lanes without one transform's 8 parts in them");
         }
-        if kernel.lanes_dft && !kernel.lanes_dft_fits() {
+        if kernel.lanes_dft != LanesDft::None && !kernel.lanes_dft_fits() {
             return fail(ErrorKind::Bugcheck, "a DFT across the lanes without one transform's 8 parts in them");
         }
         let kernel = if kernel.real_stage == RealStage::C2rPrePairs {
@@ -678,7 +680,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.post_twiddle.is_some() { " +twiddle" } else { "" },
         if k.streaming_store { " +stream" } else { "" },
         if k.rows_in_registers() { " +registers" } else { "" },
-        if k.lanes_dft { " +dft across lanes" } else { "" },
+        if k.lanes_dft == LanesDft::None { "" } else { " +dft across lanes" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" },
         if k.mid_factor.is_some() { " +convolution" } else { "" },
