@@ -765,8 +765,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             lre_in[LIN(n0 + q)] = xr[q];
             lim_in[LIN(n0 + q)] = xi[q];
         }
-        continue;
-#endif
+#else
         TRANSPOSE(xr);
         TRANSPOSE_IN_IM(xi);
         UNROLL for (int q = 0; q < VW; q++) {
@@ -775,6 +774,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             lre_in[LIN(n0 + q)] = yr;
             lim_in[LIN(n0 + q)] = yi;
         }
+#endif
     }
     for (int n = (IN_COUNT / VW) * VW + lid; n < IN_COUNT; n += P)
         GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);

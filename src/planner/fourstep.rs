@@ -117,10 +117,7 @@ const MIN_MIDDLE: usize = 16;
 pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -> Result<Node> {
     let n = job.fft.count;
     check_counts(&job)?;
-    if let Some(fused) = across_lanes(ctx, &job, rows, columns)? {
-        return Ok(fused);
-    }
-    let (first_stage, last_stage) = match job.stage {
+    let stages = match job.stage {
         RealStage::None => (RealStage::None, RealStage::None),
         RealStage::R2cPost if columns == REGISTER_LANES => (RealStage::None, RealStage::R2cPostLanes),
         RealStage::R2cPost if columns % REGISTER_LANES == 0 => {
@@ -130,6 +127,10 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
         RealStage::C2rPre if rows % (2 * REGISTER_LANES) == 0 => (RealStage::C2rPrePairs, RealStage::None),
         _ => return fail(ErrorKind::Bugcheck, "a real stage the four-step cannot carry across its lanes"),
     };
+    if let Some(fused) = across_lanes(ctx, &job, (rows, columns), stages)? {
+        return Ok(fused);
+    }
+    let (first_stage, last_stage) = stages;
     let in_destination = intermediate_in_destination(ctx, &job);
     let between = if in_destination { job.dst } else { ctx.free_tmp(&[job.src, job.dst]) };
     let f = job.fft;
@@ -138,14 +139,8 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
     // transposed at k2 + columns n1 (destination).
     let (k2_mul, n1_mul) = if in_destination { (1, columns) } else { (rows, 1) };
 
-    let col_batch = [vec![LogicalDim { count: rows, out_mul: fm.out_mul * n1_mul, ..fm }], batch_mid.clone()].concat();
-    let columns_fft = LogicalDim { count: columns, in_mul: fm.in_mul * rows, out_mul: fm.out_mul * k2_mul, ..fm };
-    let first = Indexed {
-        twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
-        factor: carried_factor(job.load_factor.as_ref(), &[1], rows),
-    };
-    let (col_batch, first) =
-        innermost_first(col_batch, first, |d| d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis));
+    let (columns_fft, col_batch, first) =
+        first_pass(ctx, &job, fm, batch_mid.clone(), (rows, columns), (k2_mul, n1_mul));
     let columns_job = Job {
         post_twiddle: first.twiddle,
         load_factor: first.factor,
@@ -195,12 +190,16 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 /// loads its whole transform before it stores, so this runs in place too where the input and the output
 /// share their positions. None when the leaf cannot take it (lanes of other transforms, strided rows, a
 /// GPU) or when too few transforms would leave threads idle.
-fn across_lanes(ctx: &mut Ctx, job: &Job, rows: usize, columns: usize) -> Result<Option<Node>> {
+fn across_lanes(
+    ctx: &mut Ctx,
+    job: &Job,
+    (rows, columns): (usize, usize),
+    (first_stage, last_stage): (RealStage, RealStage),
+) -> Result<Option<Node>> {
     let n = job.fft.count;
-    let (side, stage) = match job.stage {
-        RealStage::None if rows == REGISTER_LANES => (LanesDft::Store, RealStage::None),
-        RealStage::C2rPre if rows == REGISTER_LANES => (LanesDft::Store, RealStage::C2rPreLanes),
-        RealStage::R2cPost if columns == REGISTER_LANES => (LanesDft::Load, RealStage::R2cPostLanes),
+    let side = match (first_stage, last_stage) {
+        (RealStage::None | RealStage::C2rPreLanes, RealStage::None) if rows == REGISTER_LANES => LanesDft::Store,
+        (RealStage::None, RealStage::R2cPostLanes) => LanesDft::Load,
         _ => return Ok(None),
     };
     // A slot per transform: enough of them to keep every thread busy, as the uneven splits ask.
@@ -215,40 +214,62 @@ fn across_lanes(ctx: &mut Ctx, job: &Job, rows: usize, columns: usize) -> Result
         return Ok(None);
     }
     let f = job.fft;
-    let lane_twiddle = Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] });
-    let (fft, batch, first) = if side == LanesDft::Store {
-        let parts = LogicalDim { count: rows, out_mul: f.out_mul * columns, ..f };
-        let first = Indexed { twiddle: lane_twiddle, factor: carried_factor(job.load_factor.as_ref(), &[1], rows) };
-        let (batch, first) = innermost_first([vec![parts], job.batch.clone()].concat(), first, |d| {
-            d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis)
-        });
-        (LogicalDim { count: columns, in_mul: f.in_mul * rows, ..f }, batch, first)
+    let (fft, batch, indexed) = if side == LanesDft::Store {
+        // Pass 1 as if into the transposed intermediate in the destination.
+        first_pass(ctx, job, f, job.batch.clone(), (rows, columns), (1, columns))
     } else {
         let parts = LogicalDim { count: columns, in_mul: f.in_mul * rows, ..f };
-        let batch = [vec![parts], job.batch.clone()].concat();
         let fft = LogicalDim { count: rows, out_mul: f.out_mul * columns, ..f };
-        (fft, batch, Indexed { twiddle: lane_twiddle, factor: None })
+        (fft, [vec![parts], job.batch.clone()].concat(), Indexed { twiddle: parts_twiddle(n), factor: None })
     };
     // The parts must stay batch dimension 0, the lanes.
-    if first.twiddle.as_ref().map(|t| t.c_dim) != Some(0) {
+    if indexed.twiddle.as_ref().map(|t| t.c_dim) != Some(0) {
         return Ok(None);
     }
-    let real = usize::from(stage != RealStage::None);
     let fused = Job {
-        post_twiddle: first.twiddle,
-        load_factor: first.factor,
+        post_twiddle: indexed.twiddle,
+        load_factor: indexed.factor,
         in_side: job.in_side,
         out_side: job.out_side,
-        stage,
-        in_count: fft.count + if side == LanesDft::Store { real } else { 0 },
-        out_count: fft.count + if side == LanesDft::Load { real } else { 0 },
+        stage: if side == LanesDft::Store { first_stage } else { last_stage },
+        in_count: fft.count + usize::from(first_stage != RealStage::None),
+        out_count: fft.count + usize::from(last_stage != RealStage::None),
         lanes_dft: side,
         ..Job::complex(fft, batch, job.src, job.dst)
     };
-    if !ctx.stockham_kernel(fused.clone()).is_ok_and(|kernel| kernel.lanes_dft_fits()) {
-        return Ok(None);
+    match ctx.stockham_kernel(fused) {
+        Ok(kernel) if kernel.lanes_dft_fits() => {
+            let leaf = ctx.push_stockham(kernel, job.src, job.dst);
+            Ok(Some(Node::FourStep { n, rows, columns, children: vec![leaf] }))
+        }
+        _ => Ok(None),
     }
-    Ok(Some(Node::FourStep { n, rows, columns, children: vec![ctx.leaf(fused)?] }))
+}
+
+/// Pass 1 of the two-pass four-step: its FFT over n2 (`columns` points), its batch (n1, then `batch`,
+/// innermost first on the source), and its twiddle w_n^(n1 k2) and share of the job's load factor. Element
+/// k2 of n1's FFT goes to k2_mul k2 + n1_mul n1 of the intermediate `fm`.
+fn first_pass(
+    ctx: &Ctx,
+    job: &Job,
+    fm: LogicalDim,
+    batch: Vec<LogicalDim>,
+    (rows, columns): (usize, usize),
+    (k2_mul, n1_mul): (usize, usize),
+) -> (LogicalDim, Vec<LogicalDim>, Indexed) {
+    let n1 = LogicalDim { count: rows, out_mul: fm.out_mul * n1_mul, ..fm };
+    let indexed =
+        Indexed { twiddle: parts_twiddle(job.fft.count), factor: carried_factor(job.load_factor.as_ref(), &[1], rows) };
+    let (batch, indexed) = innermost_first([vec![n1], batch].concat(), indexed, |d| {
+        d.in_mul * ctx.problem.layout(job.src).stride(d.in_axis)
+    });
+    let fft = LogicalDim { count: columns, in_mul: fm.in_mul * rows, out_mul: fm.out_mul * k2_mul, ..fm };
+    (fft, batch, indexed)
+}
+
+/// The four-step twiddle w_n^(c k) of a pass whose batch dimension 0 numbers the parts c.
+fn parts_twiddle(n: usize) -> Option<PostTwiddle> {
+    Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] })
 }
 
 /// True when the two-pass four-step keeps its intermediate in the destination, transposed, rather than in
@@ -301,10 +322,7 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
     let mut children = Vec::with_capacity(4);
 
     // n1 and n2 together are m, one dimension of r * b contiguous positions.
-    let first = Indexed {
-        twiddle: Some(PostTwiddle { modulus: n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
-        factor: carried_factor(job.load_factor.as_ref(), &[1], r * b),
-    };
+    let first = Indexed { twiddle: parts_twiddle(n), factor: carried_factor(job.load_factor.as_ref(), &[1], r * b) };
     let (batch, first) = innermost_first([vec![digit(r * b, 1)], batch_mid.clone()].concat(), first, by_input(src));
     let columns = Job {
         post_twiddle: first.twiddle,
@@ -320,10 +338,7 @@ fn three_pass(ctx: &mut Ctx, job: Job, (r, b, c): (usize, usize, usize), in_plac
     if b > 1 {
         let (batch, middle) = innermost_first(
             [vec![n1.as_written(), n3.as_written()], later_batch.clone()].concat(),
-            Indexed {
-                twiddle: Some(PostTwiddle { modulus: r * b, c_dim: 0, k_mul: 1, base_muls: vec![] }),
-                factor: None,
-            },
+            Indexed { twiddle: parts_twiddle(r * b), factor: None },
             by_input(between),
         );
         let middle = Job { post_twiddle: middle.twiddle, ..Job::complex(n2.as_written(), batch, between, between) };

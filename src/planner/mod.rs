@@ -440,8 +440,13 @@ impl Ctx<'_> {
     fn leaf(&mut self, job: Job) -> Result<Node> {
         let (src, dst) = (job.src, job.dst);
         let kernel = self.stockham_kernel(job)?;
+        Ok(self.push_stockham(kernel, src, dst))
+    }
+
+    /// A leaf launching `kernel` from `src` to `dst`.
+    fn push_stockham(&mut self, kernel: StockhamKernel, src: BufRef, dst: BufRef) -> Node {
         let summary = describe(&kernel, src, dst);
-        Ok(self.push(KernelSpec::Stockham(Box::new(kernel)), src, dst, summary))
+        self.push(KernelSpec::Stockham(Box::new(kernel)), src, dst, summary)
     }
 
     /// True when `job` would run as one kernel that keeps each transform in registers.
@@ -515,9 +520,6 @@ impl Ctx<'_> {
             && (kernel.lanes != REGISTER_LANES || kernel.batch.first().map(|d| d.count) != Some(REGISTER_LANES))
         {
             return fail(ErrorKind::Bugcheck, "a real stage across the lanes without one transform's 8 parts in them");
-        }
-        if kernel.lanes_dft != LanesDft::None && !kernel.lanes_dft_fits() {
-            return fail(ErrorKind::Bugcheck, "a DFT across the lanes without one transform's 8 parts in them");
         }
         let kernel = if kernel.real_stage == RealStage::C2rPrePairs {
             // Rows adjacent on input, in pairs of blocks of 8.
