@@ -21,6 +21,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let log2n: u32 = args.get(1).map(|a| a.parse()).transpose()?.unwrap_or(20);
     let double = args.get(2).is_some_and(|a| a == "double");
+    if !(1..=30).contains(&log2n) {
+        return Err(format!("log2 N must be 1 to 30, not {log2n}").into());
+    }
     let n = 1usize << log2n;
 
     let (_, device) = default_device()?;
