@@ -62,11 +62,14 @@
  *                                 columns; the output leaves in natural, row-major order
  *   ROWS_IN_REGISTERS             N = VW x VW, rows on both sides, nothing fused: each transform runs alone in
  *                                 registers (two vertical radix-VW butterflies around a register transpose)
- *   LANES_DFT_OUT                 the lanes are the VW interleaved parts n1 of one transform of length VW N
- *                                 (n = n1 + VW n2, the first pass of a four-step with VW rows): after the
- *                                 four-step twiddle a radix-VW DFT across the lanes, in registers, gives
- *                                 X[k2 + N k1] as element k2 of row k1, which the rows store writes where lane
- *                                 k1's element k2 would go, so the four-step's second pass needs no kernel
+ *   LANES_DFT_OUT                 the first LIVE_LANES lanes are the interleaved parts n1 of one transform of
+ *                                 length LIVE_LANES N (n = n1 + LIVE_LANES n2, the first pass of a four-step
+ *                                 with LIVE_LANES rows): after the four-step twiddle a radix-LIVE_LANES DFT
+ *                                 across the lanes, in registers, gives X[k2 + N k1] as element k2 of row k1,
+ *                                 which the rows store writes where lane k1's element k2 would go, so the
+ *                                 four-step's second pass needs no kernel
+ *   LIVE_LANES                    transforms per slot: VW, or fewer parts of a LANES_DFT_OUT transform, the
+ *                                 other lanes repeating the last part and storing nothing
  *   LANES_DFT_IN                  the same on the load of a four-step with VW columns (n = n1 + N n2,
  *                                 k = k2 + VW k1), whose R2C post-process runs across the lanes: the rows load
  *                                 reads x[n1 + N l] as lane l's row, a radix-VW DFT across the rows and the
@@ -122,9 +125,12 @@
 #error "a DFT across the lanes on load takes one item per slot, whole rows of N inputs, the lane twiddle and the R2C post-process"
 #endif
 #endif
+#if LIVE_LANES != VW && !LANES_DFT_OUT
+#error "only a DFT across the lanes leaves lanes of a slot idle"
+#endif
 #if LANES_DFT_OUT
-#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || N % VW || STORE_MUL || !POST_TW || (REAL_STAGE && REAL_STAGE != STAGE_C2R_PRE_LANES)
-#error "a DFT across the lanes takes one item per slot, whole rows of N outputs, the four-step twiddle and a C2R pre-process only"
+#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || STORE_MUL || !POST_TW || (REAL_STAGE && (REAL_STAGE != STAGE_C2R_PRE_LANES || LIVE_LANES != VW))
+#error "a DFT across the lanes takes one item per slot, whole rows of N outputs, the four-step twiddle and a C2R pre-process across all lanes only"
 #endif
 /* The store conjugates a backward transform's output after the DFT across the lanes, not before it. */
 #define RESULT_CONJ K(1.0)
@@ -395,7 +401,9 @@
     } while (0)
 
 /* Whether lane l stores: a transform of the batch, and on the split's twin store not a lone one. */
-#define LANE_STORES(l) (t0 + (l) < batch && (twin == 0 || !LANE_LONE(l)))
+#define LANE_STORES(l) (LANE_LIVE(l) && (twin == 0 || !LANE_LONE(l)))
+/* Whether lane l holds a transform of its own. */
+#define LANE_LIVE(l) ((l) < LIVE_LANES && t0 + (l) < batch)
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 /* Column pairs. Slot s of a row of C columns holds columns 4s..4s+3 in lanes 0-3 and C-4s-4..C-4s-1 in lanes
@@ -568,7 +576,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX pair_b = pair % (pair_blocks / 2);
     const IDX t0 = (pair / (pair_blocks / 2) * pair_blocks + (pair_second ? pair_blocks - 1 - pair_b : pair_b)) * VW;
 #else
-    const IDX t0 = ((IDX)get_global_id(1) * SPW + slot) * VW;
+    const IDX t0 = ((IDX)get_global_id(1) * SPW + slot) * LIVE_LANES;
 #endif
     if (SPW > 1 && t0 >= batch)
         break;
@@ -602,6 +610,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         tw_second = K(1.0) - tw_first;
     }
     const int tw_lane_form = POST_TW == POST_TW_LANES && (lanes_adjacent || two_runs);
+#elif LIVE_LANES < VW
+    const int two_runs = 0;
+    /* The live lanes are one transform's parts from c = 0, so the lane form holds (idle lanes' roots go unused). */
+    const int tw_lane_form = POST_TW == POST_TW_LANES;
 #else
     const int two_runs = 0;
     const int tw_lane_form = POST_TW == POST_TW_LANES && lanes_adjacent;
@@ -623,7 +635,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         if (l > 0) {
             ib[l] = ib[l - 1];
             ob[l] = ob[l - 1];
-            if (t0 + l < batch)
+            if (LANE_LIVE(l))
                 next_transform(params, coord, &ib[l], &ob[l]);
         }
 #endif
@@ -669,7 +681,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
      * n2); after a transpose the second butterfly over n2 leaves X[k1 + VW k2] as row k2, a vector over k1.
      * The twin stages pair two real transforms as for odd lengths, with element N - k of row r's k from
      * MIRROR (rows up to N/2 hold what a Hermitian side has: row VW/2 only the Nyquist value, in lane 0). */
-    for (int l = 0; l < VW && t0 + l < batch; l++) {
+    for (int l = 0; l < VW && LANE_LIVE(l); l++) {
         V xr[VW], xi[VW];
 #if REAL_STAGE == STAGE_TWIN_MERGE
         /* As STAGE_TWIN_MERGE below: conj(Z) of Z = X + i Y, Z_N-k = conj(X_k) + i conj(Y_k). The DC's and
@@ -968,7 +980,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         TRANSPOSE(xr);
         TRANSPOSE(xi);
 #if LANES_DFT_OUT
-        CAT(fft, VW)(xr, xi);
+        CAT(fft, LIVE_LANES)(xr, xi);
         UNROLL for (int l = 0; l < VW; l++) xi[l] *= conj_out;
 #endif
         UNROLL for (int l = 0; l < VW; l++) {
@@ -979,7 +991,24 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int k = (OUT_COUNT / VW) * VW + lid; k < OUT_COUNT; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
+#if LANES_DFT_OUT
+        /* A row's last N % VW elements: the DFT across the lanes on vectors that each repeat one lane. */
+        REAL sr_[VW], si_[VW];
+        VSTOREV(xr, sr_);
+        VSTOREV(xi, si_);
+        V yr[VW], yi[VW];
+        UNROLL for (int l = 0; l < VW; l++) {
+            yr[l] = (V)(sr_[l]);
+            yi[l] = (V)(si_[l]);
+        }
+        CAT(fft, LIVE_LANES)(yr, yi);
+        UNROLL for (int l = 0; l < LIVE_LANES; l++) {
+            if (LANE_STORES(l))
+                OUT_AT(ob[l] + (IDX)k * out_stride, yr[l].s0, yi[l].s0 * conj_out);
+        }
+#else
         SCATTER_OUT(k, xr, xi);
+#endif
     }
 #elif OUT_MODE == MODE_COLS && VW > 1
     for (int k = lid; k < OUT_EVERY_LANE; k += P) {

@@ -44,6 +44,20 @@ fn four_steps_of_eight_rows_in_one_kernel() {
     }
 }
 
+/// Four-steps of 7 and 5 rows, which CPUs run as one kernel with lanes idle: rows whose length is not a
+/// multiple of the 8 lanes (675, 2401 and 1215 leave tails of 3, 1 and 7 for the DFT across the lanes),
+/// both directions, in place and planar.
+#[test]
+fn four_steps_of_seven_and_five_rows_in_one_kernel() {
+    let batch = 17;
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(Case::new(&[7 * 675]).batch(batch).precision(p));
+        assert_accurate(Case::new(&[7 * 675]).batch(batch).precision(p).in_place().backward());
+        assert_accurate(Case::new(&[7 * 2401]).batch(batch).precision(p).planar(true, false));
+        assert_accurate(Case::new(&[5 * 1215]).batch(batch).precision(p).backward());
+    }
+}
+
 #[test]
 fn powers_of_two_to_a_million() {
     for p in [Prec::Single, Prec::Double] {

@@ -203,6 +203,15 @@ impl StockhamKernel {
         self.batch.iter().map(|d| d.count).product()
     }
 
+    /// Transforms per slot: the lanes, or the parts of a DFT across the lanes on the store when fewer
+    /// (the other lanes repeat the last part and store nothing).
+    pub fn live_lanes(&self) -> usize {
+        match (self.lanes_dft, self.batch.first()) {
+            (LanesDft::Store, Some(parts)) if parts.count < self.lanes => parts.count,
+            _ => self.lanes,
+        }
+    }
+
     pub fn reach_in(&self) -> Reach {
         let full = self.every_element_reach(true);
         let own = self.guarded(full, self.load_factor.as_ref(), self.in_count, self.in_stride, |d| d.in_stride);
@@ -273,7 +282,7 @@ impl StockhamKernel {
             RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
                 self.transforms() / self.lanes / self.slots_per_item
             }
-            _ => self.transforms().div_ceil(self.lanes).div_ceil(self.slots_per_item),
+            _ => self.transforms().div_ceil(self.live_lanes()).div_ceil(self.slots_per_item),
         };
         let t = self.slots_per_group;
         ([self.items_per_slot, slots.div_ceil(t) * t], [self.items_per_slot, t])
@@ -411,10 +420,19 @@ impl StockhamKernel {
                     && self.store_factor.is_none()
             }
         };
+        // Fewer parts than lanes only on the store, with a butterfly for them and none of the C2R
+        // pre-process's lane mirrors.
+        let parts = batch0(|d| d.count).unwrap_or(0);
+        let parts_fit = parts == self.lanes
+            || (self.lanes_dft == LanesDft::Store
+                && self.real_stage == RealStage::None
+                && parts > 1
+                && parts < self.lanes
+                && RADICES.contains(&parts));
         side && self.lanes == REGISTER_LANES
             && self.items_per_slot == 1
-            && batch0(|d| d.count) == Some(self.lanes)
-            && self.n % self.lanes == 0
+            && parts_fit
+            && (self.n % self.lanes == 0 || self.lanes_dft == LanesDft::Store)
             && self.mid_factor.is_none()
             && self.plane_n0.is_none()
             && self.post_twiddle.is_some()
@@ -435,7 +453,7 @@ impl StockhamKernel {
     /// ms this way against 8.5-9.9 with a root per lane; double was unchanged (about 14 ms).
     fn twiddle_runs(&self) -> usize {
         let count = self.batch.first().map_or(0, |d| d.count);
-        let spans_rows = count % self.lanes != 0 && count + 1 >= self.lanes;
+        let spans_rows = count % self.lanes != 0 && count + 1 >= self.lanes && self.live_lanes() == self.lanes;
         if self.post_twiddle_mode() == POST_TW_LANES && spans_rows {
             2
         } else {
@@ -450,6 +468,7 @@ impl StockhamKernel {
             d.set("FFTX_DOUBLE", 1);
         }
         d.set("VW", self.lanes)
+            .set("LIVE_LANES", self.live_lanes())
             .set("IDX", if self.wide_index { "ulong" } else { "uint" })
             .set("N", self.n)
             .set("NPASS", self.radices.len())

@@ -9,7 +9,7 @@
 //! element k2 of n1's FFT to k2 + columns * n1 (contiguous rows), and pass 2 runs in place down the columns.
 //!
 //! On CPUs, when 8 rows (or, for an R2C half, 8 columns) fill a leaf's lanes, the two passes run as one
-//! kernel with a DFT across the lanes for the short one (`across_lanes`).
+//! kernel with a DFT across the lanes for the short one (`across_lanes`); so do 5 or 7 rows, lanes left idle.
 //!
 //! A twiddle the job itself must apply to its output is carried into the last pass, re-expressed in that
 //! pass's coordinates; so are the factors fused into its load (first pass) and store (last pass).
@@ -53,10 +53,29 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         };
         return three_pass(ctx, job, (a, b, a), true);
     }
+    if let Some(rows) = lanes_dft_rows(ctx, &job) {
+        let none = (RealStage::None, RealStage::None);
+        if let Some(fused) = across_lanes(ctx, &job, (rows, n / rows), none)? {
+            return Ok(fused);
+        }
+    }
     match split(ctx, &job) {
         Some(split) => plan_as(ctx, job, split),
         None => fail(ErrorKind::NotImplemented, format!("length {n} cannot be split for a four-step")),
     }
+}
+
+/// The fewest parts a DFT across the lanes may fill its lanes with (`across_lanes`), the other lanes idle.
+/// Measured on PoCL for 2^22 points: 16807 = 7 x 2401 took 5.0-6.1 ms in single and 7.3-7.8 in double as
+/// one kernel, against 8.1 and 11.3 as two passes (7 x 2401 and 49 x 343); 15625 = 5 x 3125 ran at 27-29
+/// GFLOPS in double against 20-24, and as fast in single (43-44 against 42-45).
+const MIN_LANES_DFT_PARTS: usize = 5;
+
+/// The rows of a complex four-step whose short pass can run across the lanes of its long one: the most
+/// from `REGISTER_LANES` down to `MIN_LANES_DFT_PARTS` that divide the length, the long pass in one kernel.
+fn lanes_dft_rows(ctx: &Ctx, job: &Job) -> Option<usize> {
+    let n = job.fft.count;
+    (MIN_LANES_DFT_PARTS..=REGISTER_LANES).rev().find(|&rows| n % rows == 0 && n / rows <= ctx.max_leaf())
 }
 
 /// How `plan` decomposes a job with scratch: two passes, or three over n = rows * middle * columns.
@@ -182,9 +201,9 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 
 /// The two passes as one kernel where a CPU leaf's lanes can hold the interleaved parts of one transform,
 /// with a DFT across them in registers for the short pass (`StockhamKernel::lanes_dft`). With as many `rows`
-/// as lanes, the long pass runs first on the parts n1 and, after the twiddle, the DFT gives X[k2 + columns k1],
-/// stored where the transposed intermediate would put lane k1's element k2; a C2R pre-process goes across
-/// the lanes of the load (`RealStage::C2rPreLanes`). With as many `columns`, the DFT runs on the load (rows
+/// as lanes (or fewer, down to `MIN_LANES_DFT_PARTS`, the other lanes idle), the long pass runs first on
+/// the parts n1 and, after the twiddle, the DFT gives X[k2 + columns k1], stored where the transposed
+/// intermediate would put lane k1's element k2; a C2R pre-process goes across all the lanes of the load (`RealStage::C2rPreLanes`). With as many `columns`, the DFT runs on the load (rows
 /// of x[n1 + rows l] in lane l), the twiddle after it, and the long pass leaves lane k2 with the parts
 /// k = k2 + columns k1 that an R2C post-process takes across the lanes (`RealStage::R2cPostLanes`). Each slot
 /// loads its whole transform before it stores, so this runs in place too where the input and the output
@@ -198,7 +217,8 @@ fn across_lanes(
 ) -> Result<Option<Node>> {
     let n = job.fft.count;
     let side = match (first_stage, last_stage) {
-        (RealStage::None | RealStage::C2rPreLanes, RealStage::None) if rows == REGISTER_LANES => LanesDft::Store,
+        (RealStage::C2rPreLanes, RealStage::None) if rows == REGISTER_LANES => LanesDft::Store,
+        (RealStage::None, RealStage::None) if rows <= REGISTER_LANES => LanesDft::Store,
         (RealStage::None, RealStage::R2cPostLanes) => LanesDft::Load,
         _ => return Ok(None),
     };
@@ -562,9 +582,21 @@ mod tests {
         assert_eq!(split_of(&test_device::cpu(), 1 << 16), (32, 2048));
         let l2_of_2_mib = crate::runtime::DeviceInfo { local_mem_bytes: 2 << 20, ..test_device::cpu() };
         assert_eq!(split_of(&l2_of_2_mib, 1 << 16), (16, 4096));
-        // Those of 2401 take 0.6 MiB: too much of 1 MiB, not of 2.
-        assert_eq!(split_of(&test_device::cpu(), 16807), (49, 343));
-        assert_eq!(split_of(&l2_of_2_mib, 16807), (7, 2401));
+        // Those of 2401 take 0.6 MiB: too much of 1 MiB, not of 2. (Output elements two apart keep 16807
+        // from the one kernel of 7 x 2401.)
+        let spaced = |n| {
+            let mut problem = double(n, 64);
+            problem.output.strides[0] = 2;
+            problem.output.dist *= 2;
+            problem
+        };
+        let spaced_split =
+            |device: &crate::runtime::DeviceInfo| match crate::planner::plan(&spaced(16807), device).unwrap().tree {
+                Node::FourStep { rows, columns, children, .. } if children.len() == 2 => (rows, columns),
+                other => panic!("not a two-pass four-step: {other}"),
+            };
+        assert_eq!(spaced_split(&test_device::cpu()), (49, 343));
+        assert_eq!(spaced_split(&l2_of_2_mib), (7, 2401));
     }
 
     #[test]
@@ -610,6 +642,12 @@ mod tests {
         for n in [1 << 13, 1 << 14, 3 << 13] {
             assert!(one_kernel(&c2c_1d(n, 64, false), &cpu), "{n}");
             assert!(one_kernel(&c2c_1d(n, 64, true), &cpu), "{n} in place");
+        }
+        // 7 rows leave one lane idle, in double too, where 2401 points take 0.6 MiB of local memory.
+        for precision in [Precision::Single, Precision::Double] {
+            let problem = Problem { precision, ..c2c_1d(16807, 64, false) };
+            assert!(one_kernel(&problem, &cpu), "16807 {precision:?}");
+            assert!(matches!(crate::planner::plan(&problem, &cpu).unwrap().tree, Node::FourStep { rows: 7, .. }));
         }
         // Real halves of 8 x 1024: R2C with the DFT on the load, C2R on the store.
         for kind in [TransformKind::R2C, TransformKind::C2R] {
