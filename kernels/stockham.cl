@@ -1004,7 +1004,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         CAT(fft, LIVE_LANES)(yr, yi);
         UNROLL for (int l = 0; l < LIVE_LANES; l++) {
             if (LANE_STORES(l))
-                OUT_AT(ob[l] + (IDX)k * out_stride, yr[l].s0, yi[l].s0 * conj_out);
+                OUT_AT_LONE(LANE_LONE(l), ob[l] + (IDX)k * out_stride, yr[l].s0, yi[l].s0 * conj_out);
         }
 #else
         SCATTER_OUT(k, xr, xi);

@@ -401,21 +401,25 @@ impl StockhamKernel {
     /// and the R2C post-process.
     pub fn lanes_dft_fits(&self) -> bool {
         let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
-        let rows_of = |kind, count, stride, batch_stride| {
-            matches!(kind, ElementKind::Complex | ElementKind::RealPairs { half: 1 })
-                && count == self.n
-                && self.mode(kind, stride, batch_stride) == MODE_ROWS
+        // Pairs of two real transforms apart (the twins of an odd C2R) store as rows too.
+        let rows_of = |kind, count, stride, batch_stride, pairs_apart: bool| {
+            let rows_kind = match kind {
+                ElementKind::Complex => true,
+                ElementKind::RealPairs { half } => half == 1 || pairs_apart,
+                ElementKind::Real => false,
+            };
+            rows_kind && count == self.n && self.mode(kind, stride, batch_stride) == MODE_ROWS
         };
         let side = match self.lanes_dft {
             LanesDft::None => false,
             LanesDft::Load => {
-                rows_of(self.in_kind, self.in_count, self.in_stride, batch0(|d| d.in_stride))
+                rows_of(self.in_kind, self.in_count, self.in_stride, batch0(|d| d.in_stride), false)
                     && self.real_stage == RealStage::R2cPostLanes
                     && self.load_factor.is_none()
                     && self.post_twiddle_mode() == POST_TW_LANES
             }
             LanesDft::Store => {
-                rows_of(self.out_kind, self.out_count, self.out_stride, batch0(|d| d.out_stride))
+                rows_of(self.out_kind, self.out_count, self.out_stride, batch0(|d| d.out_stride), true)
                     && matches!(self.real_stage, RealStage::None | RealStage::C2rPreLanes)
                     && self.store_factor.is_none()
             }
