@@ -61,8 +61,8 @@ fn halves_of_eight_parts_in_one_kernel() {
 
 /// Halves longer than 8 x 4096 points: R2C pairs the columns of the four-step's last pass with their
 /// mirrors (two runs of four columns per slot, the slots of a row in order): packed rows off the cache-line
-/// grid (single), on it (double, one transform), planar, in place, 2D, a row of 3 x 8 columns, a short last
-/// pass; and where rows are strided or off the grid in double, the post-process pass instead.
+/// grid (single; double with a pair leaf of 64 points), on it (double, one transform), planar, in place, 2D,
+/// a row of 3 x 8 columns, a short last pass; and where rows are strided, the post-process pass instead.
 #[test]
 fn long_r2c_pairs_columns_with_their_mirrors() {
     let r2c = |lengths: &[usize]| RealCase::new(lengths, RealDir::R2C);

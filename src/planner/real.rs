@@ -134,8 +134,7 @@ fn across_lanes(ctx: &Ctx) -> Option<usize> {
 /// The split of an even length's half whose four-step ends in a pass over whole rows of columns paired
 /// with their mirrors (`RealStage::R2cPostPairs`, CPUs): the R2C post-process then runs there. Its
 /// half-vector stores need unit-stride Hermitian rows; in double precision, where each half vector is a
-/// whole cache line, also rows that start on one: off the line grid, the fused pass measured slower on
-/// PoCL than the pass and a post-process of its own (2^20 x 4, double: 10.0-10.5 ms against 9.7).
+/// whole cache line, also rows that start on one unless the pair leaf has `OFF_GRID_MIN_PAIR_LEAF` points.
 fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     let (n, m) = (ctx.problem.lengths[0], whole.fft.count);
     if n % 2 == 1 || !leaf::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
@@ -145,7 +144,7 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     let stride = |d: &LogicalDim| d.out_mul * output.stride(d.out_axis);
     let on_lines = ctx.problem.precision == Precision::Single
         || whole.batch.iter().all(|d| d.count == 1 || stride(d) % (REGISTER_LANES / 2) == 0);
-    if stride(&whole.fft) != 1 || !on_lines {
+    if stride(&whole.fft) != 1 {
         return None;
     }
     // The last pass's columns: all in one batch dimension, or k3 + c k2 over two, whose runs of four
@@ -156,8 +155,15 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
         Split::Three { rows, middle, columns } => (rows, middle * columns, columns % (REGISTER_LANES / 2) == 0),
     };
     let fits = leaf::pair_leaf_fits(rows, ctx.device, ctx.problem.precision);
-    (columns % REGISTER_LANES == 0 && runs_whole && fits).then_some(split)
+    let aligned = on_lines || rows >= OFF_GRID_MIN_PAIR_LEAF;
+    (columns % REGISTER_LANES == 0 && runs_whole && fits && aligned).then_some(split)
 }
+
+/// The shortest pair leaf whose double-precision rows may start off the cache-line grid. Measured on PoCL,
+/// GFLOPS of R2C double with the post-process fused against a pass of its own, 2^22 points a run: 65536
+/// (a 16-point pair leaf) 22.5-24.0 against 27.5-29.1, 262144 (64) 28.2-28.5 against 24.6-26.1, 2^20
+/// (1024) 30.7-31.1 against 27.0-31.5, 2^22 (2048) 32.0-33.1 against 31.8-34.3.
+const OFF_GRID_MIN_PAIR_LEAF: usize = 64;
 
 /// The split of an even length's half whose four-step starts with a pass over rows adjacent on input, in
 /// pairs of blocks of 8 (`RealStage::C2rPrePairs`, CPUs): that pass then pre-processes them, and the C2R
@@ -309,11 +315,15 @@ mod tests {
         assert_eq!(stages(C2R, 1 << 14, &cpu), ["C2rPreLanes", "None"]);
         assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in double
-        // only over rows that start on a cache line (the second of two packed rows of 2^17 + 1 values does
-        // not); C2R pairs the rows of its first pass while they span a page (32 x 4096, not 1024 x 512);
-        // GPUs keep a pass of their own for the stage.
+        // over rows that start off a cache line (the second of two packed rows of 2^17 + 1 values) only with
+        // a pair leaf of 64 points or more (2^17 = 64 x 2048, not 2^15 = 16 x 2048 for 64 transforms); C2R pairs the rows of its
+        // first pass while they span a page (32 x 4096, not 1024 x 512); GPUs keep a pass of their own for
+        // the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
-        assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "None", "pass R2cPost"]);
+        assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
+        let many = test_device::transform(R2C, &[1 << 16], 64, false, Precision::Double);
+        let last = plan(&many, &cpu).unwrap().steps.pop().map(|step| step.kernel);
+        assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
         assert_eq!(stages(C2R, 1 << 18, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages(C2R, 1 << 20, &cpu), ["pass C2rPre", "None", "None"]);
@@ -323,10 +333,10 @@ mod tests {
     #[test]
     fn long_real_axes_stream_into_aligned_scratch_rows() {
         // Rows of n / 2 + 1 values would start the second transform mid-vector, and no pass could stream.
-        // R2C in double (no column pairs over these rows): both four-step passes write scratch; in single the
-        // first, whose second pairs its columns into the output; C2R: the first four-step pass.
+        // R2C: the first four-step pass writes scratch, the second pairs its columns into the output; C2R:
+        // the first four-step pass.
         let cases = [
-            (TransformKind::R2C, Precision::Double, 2),
+            (TransformKind::R2C, Precision::Double, 1),
             (TransformKind::R2C, Precision::Single, 1),
             (TransformKind::C2R, Precision::Single, 1),
         ];
