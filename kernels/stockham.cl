@@ -68,6 +68,10 @@
  *                                 across the lanes, in registers, gives X[k2 + N k1] as element k2 of row k1,
  *                                 which the rows store writes where lane k1's element k2 would go, so the
  *                                 four-step's second pass needs no kernel
+ *   PACKED_ROWS                   the output rows of neighbouring lanes lie back to back (interleaved complex,
+ *                                 OUT_COUNT apart, not a multiple of VW): where a slot's lanes are neighbours,
+ *                                 the store assembles its VW rows in the local buffer the passes left free and
+ *                                 writes the block as whole vectors, which can stream (PACKED_STORE)
  *   LIVE_LANES                    transforms per slot: VW, or fewer parts of a LANES_DFT_OUT transform, the
  *                                 other lanes repeating the last part and storing nothing
  *   LANES_DFT_IN                  the same on the load of a four-step with VW columns (n = n1 + N n2,
@@ -404,6 +408,49 @@
 #define LANE_STORES(l) (LANE_LIVE(l) && (twin == 0 || !LANE_LONE(l)))
 /* Whether lane l holds a transform of its own. */
 #define LANE_LIVE(l) ((l) < LIVE_LANES && t0 + (l) < batch)
+
+#if PACKED_ROWS
+#if P != 1 || OUT_KIND != KIND_COMPLEX || OUT_PLANAR || OUT_MODE != MODE_ROWS || TWIN_STORES != 1 || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
+#error "packed rows take one item per slot, interleaved complex rows and nothing stored but each lane's own row"
+#endif
+/* The slot's VW rows, OUT_COUNT complex values each, as one block from ob[0]: lane l's row goes to the
+ * interleaved values 2 (l OUT_COUNT + k) of the free buffer, the first VW / 2 rows in its real array and the
+ * others in its imaginary one (each holds VW / 2 rows: OUT_COUNT <= LN), then each half leaves as OUT_COUNT
+ * whole vectors of VW reals. A block starts a multiple of VW complex values into its buffer, so its vectors
+ * lie on the vector grid and stream (STORE_OUT_V). */
+#define PACKED_STORE()                                                                              \
+    do {                                                                                            \
+        __local REAL *half_[2] = {(__local REAL *)(fre == are ? bre : are),                        \
+                                  (__local REAL *)(fre == are ? bim : aim)};                       \
+        for (int k0 = 0; k0 + VW <= OUT_COUNT; k0 += VW) {                                          \
+            V xr[VW], xi[VW];                                                                       \
+            UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);                       \
+            TRANSPOSE(xr);                                                                          \
+            TRANSPOSE(xi);                                                                          \
+            UNROLL for (int l = 0; l < VW; l++) {                                                   \
+                __local REAL *row_ = half_[l / (VW / 2)] + 2 * ((l % (VW / 2)) * OUT_COUNT + k0);   \
+                VSTOREV(INTERLEAVE_LO(xr[l], xi[l]), row_);                                         \
+                VSTOREV(INTERLEAVE_HI(xr[l], xi[l]), row_ + VW);                                    \
+            }                                                                                       \
+        }                                                                                           \
+        for (int k = (OUT_COUNT / VW) * VW; k < OUT_COUNT; k++) {                                   \
+            V xr, xi;                                                                               \
+            RESULT(k, xr, xi);                                                                      \
+            REAL sr_[VW], si_[VW];                                                                  \
+            VSTOREV(xr, sr_);                                                                       \
+            VSTOREV(xi, si_);                                                                       \
+            UNROLL for (int l = 0; l < VW; l++) {                                                   \
+                __local REAL *at_ = half_[l / (VW / 2)] + 2 * ((l % (VW / 2)) * OUT_COUNT + k);     \
+                at_[0] = sr_[l];                                                                    \
+                at_[1] = si_[l];                                                                    \
+            }                                                                                       \
+        }                                                                                           \
+        UNROLL for (int h = 0; h < 2; h++) {                                                        \
+            __global REAL *o_ = out_re + 2 * (ob[0] + (IDX)(h * (VW / 2) * OUT_COUNT));             \
+            for (int v = 0; v < OUT_COUNT; v++) STORE_OUT_V(VLOADV(half_[h] + v * VW), o_ + v * VW); \
+        }                                                                                           \
+    } while (0)
+#endif
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 /* Column pairs. Slot s of a row of C columns holds columns 4s..4s+3 in lanes 0-3 and C-4s-4..C-4s-1 in lanes
@@ -970,6 +1017,12 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         pim = fim;
     }
 #elif OUT_MODE == MODE_ROWS && VW > 1
+#if PACKED_ROWS
+    if (lanes_adjacent) {
+        PACKED_STORE();
+        continue;
+    }
+#endif
     for (int k0 = lid * VW; k0 + VW <= OUT_COUNT; k0 += P * VW) {
         V xr[VW], xi[VW];
         UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);

@@ -356,10 +356,38 @@ impl StockhamKernel {
                 && vw / 2 * self.precision.complex_bytes() % 64 == 0;
         }
         match self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)) {
+            MODE_ROWS if self.packed_rows() => aligned_from(1),
             MODE_ROWS => self.out_count % vw == 0 && aligned_from(0),
             MODE_COLS => self.out_stride % whole == 0 && self.batch[0].count % vw == 0 && aligned_from(1),
             _ => false,
         }
+    }
+
+    /// True when the output rows of neighbouring lanes lie back to back, interleaved complex rows not a whole
+    /// number of vectors long, the slots' lanes in one row of batch dimension 0 (all but the last slot for
+    /// a single dimension), and the store writes
+    /// nothing but each lane's own row: the store then assembles a slot's rows in local memory and writes
+    /// them as whole vectors (stockham.cl, PACKED_ROWS), which stream where rows of their own could not.
+    /// Only for the R2C post-process's rows of n + 1 values: measured on PoCL for 2^22 points, R2C single
+    /// 256 ran at 57-58 GFLOPS against 45, 1000 at 57-61 against 43-53, double 256 at 30-34 against 26-27;
+    /// complex rows of 2187 and 3125 points, which take more arithmetic per byte, ran slower (single 2187
+    /// at 39-49 against 57-66).
+    pub fn packed_rows(&self) -> bool {
+        let dim0 = self.batch.first();
+        self.lanes > 1
+            && self.items_per_slot == 1
+            && self.out_kind == ElementKind::Complex
+            && !self.out_planar
+            && self.out_count % self.lanes != 0
+            && self.mode(self.out_kind, self.out_stride, dim0.map(|d| d.out_stride)) == MODE_ROWS
+            && dim0.is_some_and(|d| d.out_stride == self.out_count)
+            && (self.batch.len() == 1 || self.batch[0].count % self.lanes == 0)
+            && self.real_stage == RealStage::R2cPost
+            && self.store_factor.is_none()
+            && self.lone_dim.is_none()
+            && self.lanes_dft == LanesDft::None
+            && self.plane_n0.is_none()
+            && !self.rows_in_registers()
     }
 
     /// True when each transform runs alone in registers (ROWS_IN_REGISTERS): n = VW x VW points, rows on
@@ -497,6 +525,7 @@ impl StockhamKernel {
             .flag("OUT_STREAM", self.streaming_store)
             .flag("LANES_DFT_IN", self.lanes_dft == LanesDft::Load)
             .flag("LANES_DFT_OUT", self.lanes_dft == LanesDft::Store)
+            .flag("PACKED_ROWS", self.packed_rows())
             .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())
             .set("RT_OFF", stockham_table_len(&self.radices));
         if self.real_stage.split_roots() {
