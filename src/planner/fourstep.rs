@@ -203,8 +203,9 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 /// with a DFT across them in registers for the short pass (`StockhamKernel::lanes_dft`). With as many `rows`
 /// as lanes (or fewer, down to `MIN_LANES_DFT_PARTS`, the other lanes idle), the long pass runs first on
 /// the parts n1 and, after the twiddle, the DFT gives X[k2 + columns k1], stored where the transposed
-/// intermediate would put lane k1's element k2; a C2R pre-process goes across all the lanes of the load (`RealStage::C2rPreLanes`). With as many `columns`, the DFT runs on the load (rows
-/// of x[n1 + rows l] in lane l), the twiddle after it, and the long pass leaves lane k2 with the parts
+/// intermediate would put lane k1's element k2; a C2R pre-process goes across all the lanes of the load
+/// (`RealStage::C2rPreLanes`). With as many `columns`, the DFT runs on the load (rows of x[n1 + rows l] in
+/// lane l), the twiddle after it, and the long pass leaves lane k2 with the parts
 /// k = k2 + columns k1 that an R2C post-process takes across the lanes (`RealStage::R2cPostLanes`). Each slot
 /// loads its whole transform before it stores, so this runs in place too where the input and the output
 /// share their positions. None when the leaf cannot take it (lanes of other transforms, strided rows, a
@@ -217,8 +218,8 @@ fn across_lanes(
 ) -> Result<Option<Node>> {
     let n = job.fft.count;
     let side = match (first_stage, last_stage) {
-        (RealStage::C2rPreLanes, RealStage::None) if rows == REGISTER_LANES => LanesDft::Store,
-        (RealStage::None, RealStage::None) if rows <= REGISTER_LANES => LanesDft::Store,
+        // Fewer rows than lanes only without a real stage: `lanes_dft_fits` says which the kernel takes.
+        (RealStage::None | RealStage::C2rPreLanes, RealStage::None) if rows <= REGISTER_LANES => LanesDft::Store,
         (RealStage::None, RealStage::R2cPostLanes) => LanesDft::Load,
         _ => return Ok(None),
     };
@@ -228,7 +229,7 @@ fn across_lanes(
         && job.post_twiddle.is_none()
         && job.store_factor.is_none()
         && (side == LanesDft::Store || job.load_factor.is_none())
-        && n / REGISTER_LANES <= ctx.max_leaf()
+        && (if side == LanesDft::Store { columns } else { rows }) <= ctx.max_leaf()
         && (!ctx.same_storage(job.src, job.dst) || same_positions(ctx, job));
     if !candidate {
         return Ok(None);

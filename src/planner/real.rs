@@ -316,9 +316,9 @@ mod tests {
         assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in double
         // over rows that start off a cache line (the second of two packed rows of 2^17 + 1 values) only with
-        // a pair leaf of 64 points or more (2^17 = 64 x 2048, not 2^15 = 16 x 2048 for 64 transforms); C2R pairs the rows of its
-        // first pass while they span a page (32 x 4096, not 1024 x 512); GPUs keep a pass of their own for
-        // the stage.
+        // a pair leaf of 64 points or more (2^17 = 64 x 2048, not 2^15 = 16 x 2048 for 64 transforms); C2R
+        // pairs the rows of its first pass while they span a page (32 x 4096, not 1024 x 512); GPUs keep a
+        // pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         let many = test_device::transform(R2C, &[1 << 16], 64, false, Precision::Double);
