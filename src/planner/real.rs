@@ -133,8 +133,8 @@ fn across_lanes(ctx: &Ctx) -> Option<usize> {
 
 /// The split of an even length's half whose four-step ends in a pass over whole rows of columns paired
 /// with their mirrors (`RealStage::R2cPostPairs`, CPUs): the R2C post-process then runs there. Its
-/// half-vector stores need unit-stride Hermitian rows; in double precision, where each half vector is a
-/// whole cache line, also rows that start on one unless the pair leaf has `OFF_GRID_MIN_PAIR_LEAF` points.
+/// half-vector stores need unit-stride Hermitian rows, and a pair leaf of `OFF_GRID_MIN_PAIR_LEAF` points
+/// unless (double precision, where each half vector is a whole cache line) the rows start on one.
 fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     let (n, m) = (ctx.problem.lengths[0], whole.fft.count);
     if n % 2 == 1 || !leaf::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
@@ -142,8 +142,8 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     }
     let output = ctx.problem.layout(whole.dst);
     let stride = |d: &LogicalDim| d.out_mul * output.stride(d.out_axis);
-    let on_lines = ctx.problem.precision == Precision::Single
-        || whole.batch.iter().all(|d| d.count == 1 || stride(d) % (REGISTER_LANES / 2) == 0);
+    let on_lines = ctx.problem.precision == Precision::Double
+        && whole.batch.iter().all(|d| d.count == 1 || stride(d) % (REGISTER_LANES / 2) == 0);
     if stride(&whole.fft) != 1 {
         return None;
     }
@@ -159,10 +159,12 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     (columns % REGISTER_LANES == 0 && runs_whole && fits && aligned).then_some(split)
 }
 
-/// The shortest pair leaf whose double-precision rows may start off the cache-line grid. Measured on PoCL,
-/// GFLOPS of R2C double with the post-process fused against a pass of its own, 2^22 points a run: 65536
-/// (a 16-point pair leaf) 22.5-24.0 against 27.5-29.1, 262144 (64) 28.2-28.5 against 24.6-26.1, 2^20
-/// (1024) 30.7-31.1 against 27.0-31.5, 2^22 (2048) 32.0-33.1 against 31.8-34.3.
+/// The shortest pair leaf whose rows may start off the cache-line grid (always, in single precision: the
+/// mirrors' half vectors are half lines). Measured on PoCL, 2^22 points a run, the post-process fused
+/// against a pass of its own: R2C double GFLOPS 65536 (a 16-point pair leaf) 22.5-24.0 against
+/// 27.5-29.1, 262144 (64) 28.2-28.5 against 24.6-26.1, 2^20 (1024) 30.7-31.1 against 27.0-31.5, 2^22
+/// (2048) 32.0-33.1 against 31.8-34.3; R2C single ms (min of 20) 131072 (16) 4.9-5.1 against 3.8-3.9,
+/// 262144 (32) 4.6-4.8 against 4.0-4.3.
 const OFF_GRID_MIN_PAIR_LEAF: usize = 64;
 
 /// The split of an even length's half whose four-step starts with a pass over rows adjacent on input, in
@@ -314,13 +316,16 @@ mod tests {
         assert_eq!(stages(R2C, 1 << 14, &cpu), ["None", "R2cPostLanes"]);
         assert_eq!(stages(C2R, 1 << 14, &cpu), ["C2rPreLanes", "None"]);
         assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
-        // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in double
-        // over rows that start off a cache line (the second of two packed rows of 2^17 + 1 values) only with
-        // a pair leaf of 64 points or more (2^17 = 64 x 2048, not 2^15 = 16 x 2048 for 64 transforms); C2R
+        // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors with a pair
+        // leaf of 64 points or more (2^17 = 64 x 2048, not 2^16 = 16 x 4096 for 32 transforms), or in double over rows that
+        // start on a cache line (not the second of 64 packed rows of 2^15 + 1 values, 2^15 = 16 x 2048); C2R
         // pairs the rows of its first pass while they span a page (32 x 4096, not 1024 x 512); GPUs keep a
         // pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
+        let batch = test_device::transform(R2C, &[1 << 17], 32, false, Precision::Single);
+        let last = plan(&batch, &cpu).unwrap().steps.pop().map(|step| step.kernel);
+        assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
         let many = test_device::transform(R2C, &[1 << 16], 64, false, Precision::Double);
         let last = plan(&many, &cpu).unwrap().steps.pop().map(|step| step.kernel);
         assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
