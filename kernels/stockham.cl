@@ -33,6 +33,10 @@
  *                                 R rows, n = t + R n1 of a half-length H = R N transform):
  *                                 STAGE_C2R_PRE_PAIRS (IN_COUNT = N + 1, element N only in row 0), see
  *                                 PAIR_LOAD; roots as RT_SHIFT
+ *                                 STAGE_TWIN_MERGE_LANES: STAGE_TWIN_MERGE across the LIVE_LANES (odd) lanes
+ *                                 of a LANES_DFT_OUT transform of odd length M = LIVE_LANES N, element k of
+ *                                 lane l its index LIVE_LANES k + l: IN_COUNT = (N + 1) / 2, the last element
+ *                                 only in lanes up to LIVE_LANES / 2 (the M / 2 + 1 values a Hermitian side has)
  *   LONE_DIM                      when defined, transforms at coordinate 0 of that batch dimension store no twin
  *                                 (the split's y, or the imaginary half of pairs far apart on output): with an
  *                                 odd count of transforms the middle one is the twin of pair 0 and the own
@@ -105,6 +109,7 @@
 #define STAGE_C2R_PRE_LANES 7
 #define STAGE_R2C_POST_PAIRS 8
 #define STAGE_C2R_PRE_PAIRS 9
+#define STAGE_TWIN_MERGE_LANES 10
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 #if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM) || PAIR_DIMS < 1 || PAIR_DIMS > 2
@@ -133,13 +138,25 @@
 #error "only a DFT across the lanes leaves lanes of a slot idle"
 #endif
 #if LANES_DFT_OUT
-#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || STORE_MUL || !POST_TW || (REAL_STAGE && (REAL_STAGE != STAGE_C2R_PRE_LANES || LIVE_LANES != VW))
-#error "a DFT across the lanes takes one item per slot, whole rows of N outputs, the four-step twiddle and a C2R pre-process across all lanes only"
+#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || STORE_MUL || !POST_TW || (REAL_STAGE && REAL_STAGE != STAGE_TWIN_MERGE_LANES && (REAL_STAGE != STAGE_C2R_PRE_LANES || LIVE_LANES != VW))
+#error "a DFT across the lanes takes one item per slot, whole rows of N outputs, the four-step twiddle and a C2R pre-process across all lanes or a twin merge only"
 #endif
 /* The store conjugates a backward transform's output after the DFT across the lanes, not before it. */
 #define RESULT_CONJ K(1.0)
 #else
 #define RESULT_CONJ conj_out
+#endif
+
+#if REAL_STAGE == STAGE_TWIN_MERGE_LANES
+#if VW != 8 || !LANES_DFT_OUT || LIVE_LANES % 2 == 0 || N % 2 == 0 || IN_COUNT != (N + 1) / 2 || LOAD_MUL
+#error "a twin merge across the lanes takes the odd parts of an odd transform in a DFT across the lanes, and no load factor"
+#endif
+/* Index M - (LIVE_LANES k + l), M = LIVE_LANES N: lane 0 from element N - k, lanes l > 0 from lane
+ * LIVE_LANES - l of element N - 1 - k (shuffle2(element N - k, element N - 1 - k, TWIN_MIRROR_MASK)). */
+#define TWIN_MIRROR_LANE(l) (8 + (LIVE_LANES + 8 - (l)) % 8)
+#define TWIN_MIRROR_MASK                                                                                       \
+    (MASK)(0, TWIN_MIRROR_LANE(1), TWIN_MIRROR_LANE(2), TWIN_MIRROR_LANE(3), TWIN_MIRROR_LANE(4),             \
+           TWIN_MIRROR_LANE(5), TWIN_MIRROR_LANE(6), TWIN_MIRROR_LANE(7))
 #endif
 
 #if REAL_STAGE == STAGE_C2R_PRE_PAIRS
@@ -162,7 +179,7 @@
 #endif
 
 /* Loads and stores per slot: the twin stages read (merge) or write (split) a second transform. */
-#if REAL_STAGE == STAGE_TWIN_MERGE
+#if REAL_STAGE == STAGE_TWIN_MERGE || REAL_STAGE == STAGE_TWIN_MERGE_LANES
 #define TWIN_LOADS 2
 #else
 #define TWIN_LOADS 1
@@ -360,8 +377,13 @@
 #define LOAD_ALL_IN(n) FACTOR_ALL_IN(LOAD, lf_top, n)
 #else
 #define LOAD_FACTOR(n, xr, xi)
+#if REAL_STAGE == STAGE_TWIN_MERGE_LANES
+#define LOAD_IN(l, n) ((n) < IN_COUNT - 1 || (l) <= LIVE_LANES / 2)
+#define LOAD_ALL_IN(n) ((n) < IN_COUNT - 1)
+#else
 #define LOAD_IN(l, n) 1
 #define LOAD_ALL_IN(n) 1
+#endif
 #endif
 #if STORE_MUL
 #define STORE_FACTOR(k, xr, xi)                                                                     \
@@ -801,7 +823,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #else
     __local V *lre_in = twin ? bre : are, *lim_in = twin ? bim : aim;
 #endif
-#if REAL_STAGE == STAGE_TWIN_MERGE
+#if REAL_STAGE == STAGE_TWIN_MERGE || REAL_STAGE == STAGE_TWIN_MERGE_LANES
     if (twin)
         UNROLL for (int l = 0; l < VW; l++) ib[l] += (IDX)TWIN_IN;
 #endif
@@ -928,6 +950,44 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             are[LIX(N - k)] = ar - bi;
             aim[LIX(N - k)] = -ai - br;
         }
+    }
+    SLOT_BARRIER();
+#elif REAL_STAGE == STAGE_TWIN_MERGE_LANES
+    /* As STAGE_TWIN_MERGE, across the lanes: the elements past the loaded ones first, each from the mirrors
+     * (TWIN_MIRROR_MASK) of elements loaded whole, then the loaded ones in place. The lanes of the last loaded
+     * element past LIVE_LANES / 2 mirror that element's own lanes. */
+    for (int k = IN_COUNT + lid; k < N; k += P) {
+        V ar = shuffle2(are[LIX(N - k)], are[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
+        V ai = shuffle2(aim[LIX(N - k)], aim[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
+        V br = shuffle2(bre[LIX(N - k)], bre[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
+        V bi = shuffle2(bim[LIX(N - k)], bim[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
+        are[LIX(k)] = ar - bi;
+        aim[LIX(k)] = -ai - br;
+    }
+    SLOT_BARRIER();
+    for (int k = lid; k < IN_COUNT; k += P) {
+        V ar = are[LIX(k)], ai = aim[LIX(k)], br = bre[LIX(k)], bi = bim[LIX(k)];
+        if (k == 0) {
+            ai.s0 = K(0.0);
+            bi.s0 = K(0.0);
+        }
+        V zr = ar + bi, zi = ai - br;
+        if (k == IN_COUNT - 1) {
+            V mr = shuffle2(ar - bi, ar - bi, TWIN_MIRROR_MASK), mi = shuffle2(-ai - br, -ai - br, TWIN_MIRROR_MASK);
+            REAL zr_[VW], zi_[VW], mr_[VW], mi_[VW];
+            VSTOREV(zr, zr_);
+            VSTOREV(zi, zi_);
+            VSTOREV(mr, mr_);
+            VSTOREV(mi, mi_);
+            UNROLL for (int l = LIVE_LANES / 2 + 1; l < VW; l++) {
+                zr_[l] = mr_[l];
+                zi_[l] = mi_[l];
+            }
+            zr = VLOADV(zr_);
+            zi = VLOADV(zi_);
+        }
+        are[LIX(k)] = zr;
+        aim[LIX(k)] = zi;
     }
     SLOT_BARRIER();
 #endif

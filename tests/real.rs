@@ -178,11 +178,15 @@ fn odd_c2r_runs_transforms_in_twins() {
     assert_accurate(RealCase::new(&[16807, 3], RealDir::C2R).precision(Prec::Double));
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(5).in_place());
     assert_accurate(RealCase::new(&[20011], RealDir::C2R).batch(6));
-    // 17 twins (one the middle transform) fill the lanes of 16807 = 7 x 2401 as one kernel, whose rows
-    // store the two outputs apart.
+    // 17 twins (one the middle transform) fill the lanes of 16807 = 7 x 2401 as one kernel, which merges
+    // them across the lanes as it loads and whose rows store the two outputs apart; likewise 15625 = 5 x
+    // 3125 in five lanes. In place an even count does (34), an odd one merges through scratch (33).
     for p in [Prec::Single, Prec::Double] {
         assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(33).precision(p));
     }
+    assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(33).precision(Prec::Double).planar().perturbed());
+    assert_accurate(RealCase::new(&[15625], RealDir::C2R).batch(33));
+    assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(34).in_place());
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(33).in_place());
     assert_accurate(RealCase::new(&[16807], RealDir::R2C).batch(33));
 }

@@ -88,6 +88,12 @@ pub enum RealStage {
     /// elements' mirrors lie in each other or in the rows just past them, so the pre-process needs no pass of
     /// its own. n + 1 inputs, the last only in row 0.
     C2rPrePairs,
+    /// `TwinMerge` across the (odd) parts of one odd-length transform in the lanes of a DFT across them on the
+    /// store (`LanesDft::Store`), element k of lane l its index parts k + l: (n + 1) / 2 inputs, the last only
+    /// in the lanes up to parts / 2, from X and, `twin_in` input elements further, from Y.
+    TwinMergeLanes {
+        twin_in: usize,
+    },
 }
 
 impl RealStage {
@@ -103,6 +109,7 @@ impl RealStage {
             RealStage::C2rPreLanes => 7,
             RealStage::R2cPostPairs { .. } => 8,
             RealStage::C2rPrePairs => 9,
+            RealStage::TwinMergeLanes { .. } => 10,
         }
     }
 
@@ -120,7 +127,7 @@ impl RealStage {
     /// How much further than its own transform the stage reads and writes.
     fn twin_offsets(self) -> (usize, usize) {
         match self {
-            RealStage::TwinMerge { twin_in } => (twin_in, 0),
+            RealStage::TwinMerge { twin_in } | RealStage::TwinMergeLanes { twin_in } => (twin_in, 0),
             RealStage::TwinSplit { twin_out, .. } => (0, twin_out),
             _ => (0, 0),
         }
@@ -240,6 +247,13 @@ impl StockhamKernel {
             _ => 0,
         };
         let pick: fn(&BatchDim) -> usize = if input { |d| d.in_stride } else { |d| d.out_stride };
+        if let (RealStage::TwinMergeLanes { .. }, true, Some(parts)) = (self.real_stage, input, self.batch.first()) {
+            // The last element only in the lanes up to parts / 2.
+            let whole = Reach::of(count - 1, stride, &self.batch, pick, kind, planar);
+            let last = Reach::of(count, stride, &self.batch[1..], pick, kind, planar);
+            let last = Reach { positions: last.positions + parts.count / 2 * pick(parts), ..last };
+            return if whole.positions >= last.positions { whole } else { last };
+        }
         if lone_last == 0 {
             return Reach::of(count, stride, &self.batch, pick, kind, planar);
         }
@@ -448,22 +462,32 @@ impl StockhamKernel {
             }
             LanesDft::Store => {
                 rows_of(self.out_kind, self.out_count, self.out_stride, batch0(|d| d.out_stride), true)
-                    && matches!(self.real_stage, RealStage::None | RealStage::C2rPreLanes)
+                    && matches!(
+                        self.real_stage,
+                        RealStage::None | RealStage::C2rPreLanes | RealStage::TwinMergeLanes { .. }
+                    )
                     && self.store_factor.is_none()
             }
         };
         // Fewer parts than lanes only on the store, with a butterfly for them and none of the C2R
-        // pre-process's lane mirrors.
+        // pre-process's lane mirrors; the twin merge's mirrors take odd parts of an odd transform.
         let parts = batch0(|d| d.count).unwrap_or(0);
+        let twin_merge_fits = match self.real_stage {
+            RealStage::TwinMergeLanes { .. } => {
+                parts % 2 == 1 && self.n % 2 == 1 && self.in_count == self.n.div_ceil(2)
+            }
+            _ => true,
+        };
         let parts_fit = parts == self.lanes
             || (self.lanes_dft == LanesDft::Store
-                && self.real_stage == RealStage::None
+                && matches!(self.real_stage, RealStage::None | RealStage::TwinMergeLanes { .. })
                 && parts > 1
                 && parts < self.lanes
                 && RADICES.contains(&parts));
         side && self.lanes == REGISTER_LANES
             && self.items_per_slot == 1
             && parts_fit
+            && twin_merge_fits
             && (self.n % self.lanes == 0 || self.lanes_dft == LanesDft::Store)
             && self.mid_factor.is_none()
             && self.plane_n0.is_none()
@@ -548,7 +572,7 @@ impl StockhamKernel {
             RealStage::TwinSplit { twin_out } => {
                 d.set("TWIN_OUT", twin_out);
             }
-            RealStage::TwinMerge { twin_in } => {
+            RealStage::TwinMerge { twin_in } | RealStage::TwinMergeLanes { twin_in } => {
                 d.set("TWIN_IN", twin_in);
             }
             _ => {}

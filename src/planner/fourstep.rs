@@ -53,11 +53,8 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
         };
         return three_pass(ctx, job, (a, b, a), true);
     }
-    if let Some(rows) = lanes_dft_rows(ctx, &job) {
-        let none = (RealStage::None, RealStage::None);
-        if let Some(fused) = across_lanes(ctx, &job, (rows, n / rows), none)? {
-            return Ok(fused);
-        }
+    if let Some(fused) = lanes_dft(ctx, &job)? {
+        return Ok(fused);
     }
     match split(ctx, &job) {
         Some(split) => plan_as(ctx, job, split),
@@ -70,6 +67,15 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
 /// one kernel, against 8.1 and 11.3 as two passes (7 x 2401 and 49 x 343); 15625 = 5 x 3125 ran at 27-29
 /// GFLOPS in double against 20-24, and as fast in single (43-44 against 42-45).
 const MIN_LANES_DFT_PARTS: usize = 5;
+
+/// `job` (complex, or pairs of odd C2R transforms merged on the load, `RealStage::TwinMergeLanes`) as one
+/// kernel whose short pass runs across the lanes of its long one, where that fits (`across_lanes`).
+pub(super) fn lanes_dft(ctx: &mut Ctx, job: &Job) -> Result<Option<Node>> {
+    match lanes_dft_rows(ctx, job) {
+        Some(rows) => across_lanes(ctx, job, (rows, job.fft.count / rows), (job.stage, RealStage::None)),
+        None => Ok(None),
+    }
+}
 
 /// The rows of a complex four-step whose short pass can run across the lanes of its long one: the most
 /// from `REGISTER_LANES` down to `MIN_LANES_DFT_PARTS` that divide the length, the long pass in one kernel.
@@ -219,10 +225,17 @@ fn across_lanes(
     let n = job.fft.count;
     let side = match (first_stage, last_stage) {
         // Fewer rows than lanes only without a real stage: `lanes_dft_fits` says which the kernel takes.
-        (RealStage::None | RealStage::C2rPreLanes, RealStage::None) if rows <= REGISTER_LANES => LanesDft::Store,
+        (RealStage::None | RealStage::C2rPreLanes | RealStage::TwinMergeLanes { .. }, RealStage::None)
+            if rows <= REGISTER_LANES =>
+        {
+            LanesDft::Store
+        }
         (RealStage::None, RealStage::R2cPostLanes) => LanesDft::Load,
         _ => return Ok(None),
     };
+    // In place, a slot of twins, like a leaf's, stores only over the two transforms it has loaded
+    // (`real::leaf_twins` keeps an odd count, whose middle transform two slots read, out of place).
+    let twin_merge = matches!(first_stage, RealStage::TwinMergeLanes { .. });
     // A slot per transform: enough of them to keep every thread busy, as the uneven splits ask.
     let candidate = leaf::is_cpu(ctx.device)
         && job.transforms() >= leaf::cpu_items_wanted(ctx.device)
@@ -230,7 +243,7 @@ fn across_lanes(
         && job.store_factor.is_none()
         && (side == LanesDft::Store || job.load_factor.is_none())
         && (if side == LanesDft::Store { columns } else { rows }) <= ctx.max_leaf()
-        && (!ctx.same_storage(job.src, job.dst) || same_positions(ctx, job));
+        && (!ctx.same_storage(job.src, job.dst) || same_positions(ctx, job) || twin_merge);
     if !candidate {
         return Ok(None);
     }
@@ -253,7 +266,11 @@ fn across_lanes(
         in_side: job.in_side,
         out_side: job.out_side,
         stage: if side == LanesDft::Store { first_stage } else { last_stage },
-        in_count: fft.count + usize::from(first_stage != RealStage::None),
+        in_count: match first_stage {
+            RealStage::None => fft.count,
+            RealStage::TwinMergeLanes { .. } => fft.count.div_ceil(2),
+            _ => fft.count + 1,
+        },
         out_count: fft.count + usize::from(last_stage != RealStage::None),
         lanes_dft: side,
         ..Job::complex(fft, batch, job.src, job.dst)
