@@ -37,6 +37,9 @@
  *                                 of a LANES_DFT_OUT transform of odd length M = LIVE_LANES N, element k of
  *                                 lane l its index LIVE_LANES k + l: IN_COUNT = (N + 1) / 2, the last element
  *                                 only in lanes up to LIVE_LANES / 2 (the M / 2 + 1 values a Hermitian side has)
+ *                                 STAGE_TWIN_SPLIT_LANES: STAGE_TWIN_SPLIT after the DFT across those lanes,
+ *                                 output m = k + N k1 in row k1: rows below LIVE_LANES / 2 whole, row
+ *                                 LIVE_LANES / 2 up to OUT_COUNT = (N + 1) / 2 elements
  *   LONE_DIM                      when defined, transforms at coordinate 0 of that batch dimension store no twin
  *                                 (the split's y, or the imaginary half of pairs far apart on output): with an
  *                                 odd count of transforms the middle one is the twin of pair 0 and the own
@@ -110,6 +113,7 @@
 #define STAGE_R2C_POST_PAIRS 8
 #define STAGE_C2R_PRE_PAIRS 9
 #define STAGE_TWIN_MERGE_LANES 10
+#define STAGE_TWIN_SPLIT_LANES 11
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 #if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM) || PAIR_DIMS < 1 || PAIR_DIMS > 2
@@ -138,13 +142,46 @@
 #error "only a DFT across the lanes leaves lanes of a slot idle"
 #endif
 #if LANES_DFT_OUT
-#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != N || STORE_MUL || !POST_TW || (REAL_STAGE && REAL_STAGE != STAGE_TWIN_MERGE_LANES && (REAL_STAGE != STAGE_C2R_PRE_LANES || LIVE_LANES != VW))
-#error "a DFT across the lanes takes one item per slot, whole rows of N outputs, the four-step twiddle and a C2R pre-process across all lanes or a twin merge only"
+#if P != 1 || OUT_MODE != MODE_ROWS || OUT_COUNT != (REAL_STAGE == STAGE_TWIN_SPLIT_LANES ? (N + 1) / 2 : N) || STORE_MUL || !POST_TW || (REAL_STAGE && REAL_STAGE != STAGE_TWIN_MERGE_LANES && REAL_STAGE != STAGE_TWIN_SPLIT_LANES && (REAL_STAGE != STAGE_C2R_PRE_LANES || LIVE_LANES != VW))
+#error "a DFT across the lanes takes one item per slot, whole rows of N outputs, the four-step twiddle and a C2R pre-process across all lanes or a twin merge or split only"
 #endif
 /* The store conjugates a backward transform's output after the DFT across the lanes, not before it. */
 #define RESULT_CONJ K(1.0)
 #else
 #define RESULT_CONJ conj_out
+#endif
+
+#if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
+#if VW != 8 || !LANES_DFT_OUT || LIVE_LANES % 2 == 0 || N % 2 == 0 || OUT_KIND != KIND_COMPLEX
+#error "a twin split across the lanes takes the odd parts of an odd transform in a DFT across the lanes, and complex outputs"
+#endif
+/* Z_M-m of output m = k + N k1: lane LIVE_LANES - 1 - k1 of element N - k (k > 0), lane
+ * (LIVE_LANES - k1) % LIVE_LANES of element 0. */
+#define SPLIT_MIRROR_LANE(j) ((LIVE_LANES + 7 - (j)) % 8)
+#define SPLIT_DC_MIRROR_LANE(j) ((j) == 0 ? 0 : (LIVE_LANES + 8 - (j)) % 8)
+#define SPLIT_MIRROR_MASK                                                                                      \
+    (MASK)(SPLIT_MIRROR_LANE(0), SPLIT_MIRROR_LANE(1), SPLIT_MIRROR_LANE(2), SPLIT_MIRROR_LANE(3),             \
+           SPLIT_MIRROR_LANE(4), SPLIT_MIRROR_LANE(5), SPLIT_MIRROR_LANE(6), SPLIT_MIRROR_LANE(7))
+#define SPLIT_DC_MIRROR_MASK                                                                                   \
+    (MASK)(SPLIT_DC_MIRROR_LANE(0), SPLIT_DC_MIRROR_LANE(1), SPLIT_DC_MIRROR_LANE(2), SPLIT_DC_MIRROR_LANE(3), \
+           SPLIT_DC_MIRROR_LANE(4), SPLIT_DC_MIRROR_LANE(5), SPLIT_DC_MIRROR_LANE(6), SPLIT_DC_MIRROR_LANE(7))
+/* As STAGE_TWIN_SPLIT's RESULT, both twins, on element k after the DFT across the lanes (which applied
+ * the scale). */
+#define SPLIT_LANES_AT(k, xr, xi, yr, yi)                                                           \
+    do {                                                                                            \
+        V ar_ = fre[LIX(k)], ai_ = fim[LIX(k)], br_, bi_;                                           \
+        if ((k) == 0) {                                                                             \
+            br_ = shuffle(ar_, SPLIT_DC_MIRROR_MASK);                                               \
+            bi_ = shuffle(ai_, SPLIT_DC_MIRROR_MASK);                                               \
+        } else {                                                                                    \
+            br_ = shuffle(fre[LIX(N - (k))], SPLIT_MIRROR_MASK);                                    \
+            bi_ = shuffle(fim[LIX(N - (k))], SPLIT_MIRROR_MASK);                                    \
+        }                                                                                           \
+        xr = (ar_ + br_) * K(0.5);                                                                  \
+        xi = (ai_ - bi_) * (K(0.5) * conj_out);                                                     \
+        yr = (ai_ + bi_) * K(0.5);                                                                  \
+        yi = (br_ - ar_) * (K(0.5) * conj_out);                                                     \
+    } while (0)
 #endif
 
 #if REAL_STAGE == STAGE_TWIN_MERGE_LANES
@@ -1052,6 +1089,42 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
     }
 
+#if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
+    /* The DFT across the lanes first, back into F: element k then holds Z_(k + N k1) in lane k1, whose
+     * mirror the split reads from another element. */
+    for (int k0 = 0; k0 + VW <= N; k0 += VW) {
+        V xr[VW], xi[VW];
+        UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);
+        TRANSPOSE(xr);
+        TRANSPOSE(xi);
+        CAT(fft, LIVE_LANES)(xr, xi);
+        TRANSPOSE(xr);
+        TRANSPOSE(xi);
+        UNROLL for (int q = 0; q < VW; q++) {
+            fre[LIX(k0 + q)] = xr[q];
+            fim[LIX(k0 + q)] = xi[q];
+        }
+    }
+    for (int k = (N / VW) * VW; k < N; k++) {
+        /* The last N % VW elements: the DFT on vectors that each repeat one lane. */
+        V xr, xi, yr[VW], yi[VW];
+        RESULT(k, xr, xi);
+        REAL sr_[VW], si_[VW];
+        VSTOREV(xr, sr_);
+        VSTOREV(xi, si_);
+        UNROLL for (int l = 0; l < VW; l++) {
+            yr[l] = (V)(sr_[l]);
+            yi[l] = (V)(si_[l]);
+        }
+        CAT(fft, LIVE_LANES)(yr, yi);
+        UNROLL for (int l = 0; l < VW; l++) {
+            sr_[l] = yr[l].s0;
+            si_[l] = yi[l].s0;
+        }
+        fre[LIX(k)] = VLOADV(sr_);
+        fim[LIX(k)] = VLOADV(si_);
+    }
+#endif
     /* ---- store OUT_COUNT elements (and the twin split's second transform, TWIN_OUT further) ---- */
     for (int twin = 0; twin < TWIN_STORES; twin++) {
 #if REAL_STAGE == STAGE_TWIN_SPLIT
@@ -1075,6 +1148,42 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
         pre = t_;
         pim = fim;
+    }
+#elif REAL_STAGE == STAGE_TWIN_SPLIT_LANES
+    /* Outputs m = k + N k1 up to M / 2: rows k1 below LIVE_LANES / 2 whole, row LIVE_LANES / 2 up to
+     * element OUT_COUNT - 1; x's, then y's TWIN_OUT further (not for a lone twin). */
+    for (int k0 = 0; k0 < N; k0 += VW) {
+        V xr[VW], xi[VW], yr[VW], yi[VW];
+        UNROLL for (int q = 0; q < VW; q++) {
+            const int k = min(k0 + q, N - 1);
+            SPLIT_LANES_AT(k, xr[q], xi[q], yr[q], yi[q]);
+        }
+        TRANSPOSE(xr);
+        TRANSPOSE(xi);
+        TRANSPOSE(yr);
+        TRANSPOSE(yi);
+        UNROLL for (int l = 0; l <= LIVE_LANES / 2; l++) {
+            const int count = l < LIVE_LANES / 2 ? N : OUT_COUNT;
+            if (!LANE_LIVE(l) || k0 >= count)
+                continue;
+            const IDX o = ob[l] + (IDX)k0 * out_stride;
+            if (k0 + VW <= count) {
+                OUT_ROW(o, xr[l], xi[l]);
+                if (!LANE_LONE(l))
+                    OUT_ROW(o + (IDX)TWIN_OUT, yr[l], yi[l]);
+            } else {
+                REAL sr_[VW], si_[VW], tr_[VW], ti_[VW];
+                VSTOREV(xr[l], sr_);
+                VSTOREV(xi[l], si_);
+                VSTOREV(yr[l], tr_);
+                VSTOREV(yi[l], ti_);
+                for (int q = 0; q < count - k0; q++) {
+                    OUT_AT(o + (IDX)q * out_stride, sr_[q], si_[q]);
+                    if (!LANE_LONE(l))
+                        OUT_AT(o + (IDX)TWIN_OUT + (IDX)q * out_stride, tr_[q], ti_[q]);
+                }
+            }
+        }
     }
 #elif OUT_MODE == MODE_ROWS && VW > 1
 #if PACKED_ROWS

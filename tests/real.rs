@@ -188,7 +188,11 @@ fn odd_c2r_runs_transforms_in_twins() {
     assert_accurate(RealCase::new(&[15625], RealDir::C2R).batch(33));
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(34).in_place());
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(33).in_place());
+    // R2C pairs the same way, split on that kernel's store.
     assert_accurate(RealCase::new(&[16807], RealDir::R2C).batch(33));
+    assert_accurate(RealCase::new(&[16807], RealDir::R2C).batch(33).precision(Prec::Double).planar());
+    assert_accurate(RealCase::new(&[15625], RealDir::R2C).batch(33));
+    assert_accurate(RealCase::new(&[16807], RealDir::R2C).batch(34).in_place());
 }
 
 #[test]

@@ -94,6 +94,11 @@ pub enum RealStage {
     TwinMergeLanes {
         twin_in: usize,
     },
+    /// `TwinSplit` after the DFT across those lanes: output k + n k1 of the transform in row k1, rows below
+    /// parts / 2 whole, row parts / 2 up to (n + 1) / 2 elements (the out count); y's `twin_out` further.
+    TwinSplitLanes {
+        twin_out: usize,
+    },
 }
 
 impl RealStage {
@@ -110,12 +115,18 @@ impl RealStage {
             RealStage::R2cPostPairs { .. } => 8,
             RealStage::C2rPrePairs => 9,
             RealStage::TwinMergeLanes { .. } => 10,
+            RealStage::TwinSplitLanes { .. } => 11,
         }
     }
 
     /// True for the stages whose lanes are parts of one transform.
     pub fn across_lanes(self) -> bool {
         matches!(self, RealStage::R2cPostLanes | RealStage::C2rPreLanes)
+    }
+
+    /// True for the twin stages across the (odd) parts of an odd transform in the lanes.
+    pub fn twins_across_lanes(self) -> bool {
+        matches!(self, RealStage::TwinMergeLanes { .. } | RealStage::TwinSplitLanes { .. })
     }
 
     /// True for the stages whose roots w_2h^k come from a two-level table (`split_table`): the half-length h
@@ -128,7 +139,7 @@ impl RealStage {
     fn twin_offsets(self) -> (usize, usize) {
         match self {
             RealStage::TwinMerge { twin_in } | RealStage::TwinMergeLanes { twin_in } => (twin_in, 0),
-            RealStage::TwinSplit { twin_out, .. } => (0, twin_out),
+            RealStage::TwinSplit { twin_out } | RealStage::TwinSplitLanes { twin_out } => (0, twin_out),
             _ => (0, 0),
         }
     }
@@ -247,11 +258,23 @@ impl StockhamKernel {
             _ => 0,
         };
         let pick: fn(&BatchDim) -> usize = if input { |d| d.in_stride } else { |d| d.out_stride };
-        if let (RealStage::TwinMergeLanes { .. }, true, Some(parts)) = (self.real_stage, input, self.batch.first()) {
-            // The last element only in the lanes up to parts / 2.
-            let whole = Reach::of(count - 1, stride, &self.batch, pick, kind, planar);
-            let last = Reach::of(count, stride, &self.batch[1..], pick, kind, planar);
-            let last = Reach { positions: last.positions + parts.count / 2 * pick(parts), ..last };
+        let twin_side = match self.real_stage {
+            RealStage::TwinMergeLanes { .. } => input,
+            RealStage::TwinSplitLanes { .. } => !input,
+            _ => false,
+        };
+        if let (true, Some(parts)) = (twin_side, self.batch.first()) {
+            // The merge's last input element only in the lanes up to parts / 2; the split's rows below
+            // parts / 2 whole, row parts / 2 up to its count.
+            let row = |elements, k1: usize| {
+                let reach = Reach::of(elements, stride, &self.batch[1..], pick, kind, planar);
+                Reach { positions: reach.positions + k1 * pick(parts), ..reach }
+            };
+            let (whole, last) = if input {
+                (Reach::of(count - 1, stride, &self.batch, pick, kind, planar), row(count, parts.count / 2))
+            } else {
+                (row(self.n, (parts.count / 2).saturating_sub(1)), row(count, parts.count / 2))
+            };
             return if whole.positions >= last.positions { whole } else { last };
         }
         if lone_last == 0 {
@@ -444,50 +467,50 @@ impl StockhamKernel {
     pub fn lanes_dft_fits(&self) -> bool {
         let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
         // Pairs of two real transforms apart (the twins of an odd C2R) store as rows too.
-        let rows_of = |kind, count, stride, batch_stride, pairs_apart: bool| {
+        let rows_of = |kind, stride, batch_stride, pairs_apart: bool| {
             let rows_kind = match kind {
                 ElementKind::Complex => true,
                 ElementKind::RealPairs { half } => half == 1 || pairs_apart,
                 ElementKind::Real => false,
             };
-            rows_kind && count == self.n && self.mode(kind, stride, batch_stride) == MODE_ROWS
+            rows_kind && self.mode(kind, stride, batch_stride) == MODE_ROWS
         };
+        // A twin stage's last input or output element only in the lanes or rows up to parts / 2.
+        let twin_count = |count: usize| count == self.n.div_ceil(2) && self.n % 2 == 1;
         let side = match self.lanes_dft {
             LanesDft::None => false,
             LanesDft::Load => {
-                rows_of(self.in_kind, self.in_count, self.in_stride, batch0(|d| d.in_stride), false)
+                rows_of(self.in_kind, self.in_stride, batch0(|d| d.in_stride), false)
+                    && self.in_count == self.n
                     && self.real_stage == RealStage::R2cPostLanes
                     && self.load_factor.is_none()
                     && self.post_twiddle_mode() == POST_TW_LANES
             }
             LanesDft::Store => {
-                rows_of(self.out_kind, self.out_count, self.out_stride, batch0(|d| d.out_stride), true)
-                    && matches!(
-                        self.real_stage,
-                        RealStage::None | RealStage::C2rPreLanes | RealStage::TwinMergeLanes { .. }
-                    )
+                let counts = match self.real_stage {
+                    RealStage::None | RealStage::C2rPreLanes => self.out_count == self.n,
+                    RealStage::TwinMergeLanes { .. } => self.out_count == self.n && twin_count(self.in_count),
+                    RealStage::TwinSplitLanes { .. } => twin_count(self.out_count),
+                    _ => false,
+                };
+                rows_of(self.out_kind, self.out_stride, batch0(|d| d.out_stride), true)
+                    && counts
                     && self.store_factor.is_none()
             }
         };
         // Fewer parts than lanes only on the store, with a butterfly for them and none of the C2R
-        // pre-process's lane mirrors; the twin merge's mirrors take odd parts of an odd transform.
+        // pre-process's lane mirrors; the twin stages' mirrors take odd parts of an odd transform.
         let parts = batch0(|d| d.count).unwrap_or(0);
-        let twin_merge_fits = match self.real_stage {
-            RealStage::TwinMergeLanes { .. } => {
-                parts % 2 == 1 && self.n % 2 == 1 && self.in_count == self.n.div_ceil(2)
-            }
-            _ => true,
-        };
-        let parts_fit = parts == self.lanes
+        let twins = self.real_stage.twins_across_lanes();
+        let parts_fit = (parts == self.lanes && !twins)
             || (self.lanes_dft == LanesDft::Store
-                && matches!(self.real_stage, RealStage::None | RealStage::TwinMergeLanes { .. })
+                && (self.real_stage == RealStage::None || (twins && parts % 2 == 1))
                 && parts > 1
                 && parts < self.lanes
                 && RADICES.contains(&parts));
         side && self.lanes == REGISTER_LANES
             && self.items_per_slot == 1
             && parts_fit
-            && twin_merge_fits
             && (self.n % self.lanes == 0 || self.lanes_dft == LanesDft::Store)
             && self.mid_factor.is_none()
             && self.plane_n0.is_none()
@@ -569,7 +592,7 @@ impl StockhamKernel {
             d.set("PAIR_DIMS", column_dims);
         }
         match self.real_stage {
-            RealStage::TwinSplit { twin_out } => {
+            RealStage::TwinSplit { twin_out } | RealStage::TwinSplitLanes { twin_out } => {
                 d.set("TWIN_OUT", twin_out);
             }
             RealStage::TwinMerge { twin_in } | RealStage::TwinMergeLanes { twin_in } => {

@@ -68,11 +68,16 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
 /// GFLOPS in double against 20-24, and as fast in single (43-44 against 42-45).
 const MIN_LANES_DFT_PARTS: usize = 5;
 
-/// `job` (complex, or pairs of odd C2R transforms merged on the load, `RealStage::TwinMergeLanes`) as one
-/// kernel whose short pass runs across the lanes of its long one, where that fits (`across_lanes`).
+/// `job` (complex, or pairs of odd real transforms merged on the load or split on the store,
+/// `RealStage::TwinMergeLanes` and `TwinSplitLanes`) as one kernel whose short pass runs across the lanes of
+/// its long one, where that fits (`across_lanes`).
 pub(super) fn lanes_dft(ctx: &mut Ctx, job: &Job) -> Result<Option<Node>> {
+    let stages = match job.stage {
+        RealStage::TwinSplitLanes { .. } => (RealStage::None, job.stage),
+        stage => (stage, RealStage::None),
+    };
     match lanes_dft_rows(ctx, job) {
-        Some(rows) => across_lanes(ctx, job, (rows, job.fft.count / rows), (job.stage, RealStage::None)),
+        Some(rows) => across_lanes(ctx, job, (rows, job.fft.count / rows), stages),
         None => Ok(None),
     }
 }
@@ -226,6 +231,7 @@ fn across_lanes(
     let side = match (first_stage, last_stage) {
         // Fewer rows than lanes only without a real stage: `lanes_dft_fits` says which the kernel takes.
         (RealStage::None | RealStage::C2rPreLanes | RealStage::TwinMergeLanes { .. }, RealStage::None)
+        | (RealStage::None, RealStage::TwinSplitLanes { .. })
             if rows <= REGISTER_LANES =>
         {
             LanesDft::Store
@@ -235,7 +241,7 @@ fn across_lanes(
     };
     // In place, a slot of twins, like a leaf's, stores only over the two transforms it has loaded
     // (`real::leaf_twins` keeps an odd count, whose middle transform two slots read, out of place).
-    let twin_merge = matches!(first_stage, RealStage::TwinMergeLanes { .. });
+    let twins = first_stage.twins_across_lanes() || last_stage.twins_across_lanes();
     // A slot per transform: enough of them to keep every thread busy, as the uneven splits ask.
     let candidate = leaf::is_cpu(ctx.device)
         && job.transforms() >= leaf::cpu_items_wanted(ctx.device)
@@ -243,7 +249,7 @@ fn across_lanes(
         && job.store_factor.is_none()
         && (side == LanesDft::Store || job.load_factor.is_none())
         && (if side == LanesDft::Store { columns } else { rows }) <= ctx.max_leaf()
-        && (!ctx.same_storage(job.src, job.dst) || same_positions(ctx, job) || twin_merge);
+        && (!ctx.same_storage(job.src, job.dst) || same_positions(ctx, job) || twins);
     if !candidate {
         return Ok(None);
     }
@@ -265,13 +271,17 @@ fn across_lanes(
         load_factor: indexed.factor,
         in_side: job.in_side,
         out_side: job.out_side,
-        stage: if side == LanesDft::Store { first_stage } else { last_stage },
+        stage: if first_stage != RealStage::None { first_stage } else { last_stage },
         in_count: match first_stage {
             RealStage::None => fft.count,
             RealStage::TwinMergeLanes { .. } => fft.count.div_ceil(2),
             _ => fft.count + 1,
         },
-        out_count: fft.count + usize::from(last_stage != RealStage::None),
+        out_count: match last_stage {
+            RealStage::None => fft.count,
+            RealStage::TwinSplitLanes { .. } => fft.count.div_ceil(2),
+            _ => fft.count + 1,
+        },
         lanes_dft: side,
         ..Job::complex(fft, batch, job.src, job.dst)
     };

@@ -7,8 +7,8 @@
 //! for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU carries its stage across the
 //! lanes of that four-step's long pass (`across_lanes`); a longer R2C whose four-step (two or three passes)
 //! has whole vectors of columns pairs them with their mirrors in its last pass (`paired_columns`), and a longer
-//! C2R whose first pass has few rows, in pairs of blocks of 8, pairs those (`paired_rows`); odd C2R twins merge
-//! on the load of a four-step in one kernel (`c2r_twins`). Otherwise (or with a
+//! C2R whose first pass has few rows, in pairs of blocks of 8, pairs those (`paired_rows`); odd twins merge on
+//! the load or split on the store of a four-step in one kernel (`c2r_twins`, `r2c_twins`). Otherwise (or with a
 //! prime factor above 13) the real stage becomes an elementwise pass of its own, before (C2R) or after (R2C)
 //! the complex transform through scratch, with the same pairing.
 
@@ -67,12 +67,23 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
     Ok(Node::RealAxis { n, children: vec![complex, stage] })
 }
 
-/// An odd-length R2C through scratch with two or more transforms: transform t and its twin t + count / 2
-/// along the outermost batch dimension run as one complex FFT of x_t + i x_twin, half the work, and a
-/// split pass separates their spectra. An odd count puts the middle transform in two pairs, as pair 0's
-/// twin and as the last pair's own; pair 0 (coordinate 0 of the twin dimension) does not store it.
+/// A long odd-length R2C with two or more transforms: transform t and its twin t + count / 2 along the
+/// outermost batch dimension run as one complex FFT of x_t + i x_twin, half the work, and a split
+/// separates their spectra. An odd count puts the middle transform in two pairs, as pair 0's twin and as
+/// the last pair's own; pair 0 (coordinate 0 of the twin dimension) does not store it. Where the complex
+/// FFT runs as one kernel with its parts in the lanes (`fourstep::lanes_dft`), that kernel splits the
+/// pairs as it stores (`RealStage::TwinSplitLanes`: no scratch; measured on PoCL for 2^22 points, 16807
+/// double 4.6-4.8 -> 4.3-4.5 ms, single unchanged at 2.9-3.0); otherwise a split pass follows through
+/// scratch.
 fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
+    if let Some(twins) = leaf_twins(ctx, batch, src, dst) {
+        let split =
+            Job { stage: RealStage::TwinSplitLanes { twin_out: twins.out_apart }, ..split_leaf(n, &twins, src, dst) };
+        if let Some(node) = fourstep::lanes_dft(ctx, &split)? {
+            return Ok(Some(node));
+        }
+    }
     let Some(twins) = Twins::along(ctx, batch, src, dst, |count| count >= 2) else { return Ok(None) };
     // Only the split pass, which stores the pairs, leaves out pair 0's twin.
     let pairs = job(n, &twins.pairs, src, dst, (Side::RealTwins { half: twins.in_apart, lone: None }, Side::Complex));
@@ -351,16 +362,18 @@ mod tests {
     }
 
     #[test]
-    fn odd_c2r_twins_merge_across_the_lanes_of_one_kernel() {
-        // 17 pairs of 16807 = 7 x 2401: one kernel merges them on the load; in place an odd count, whose
-        // middle transform two pairs read, merges in a pass of its own.
+    fn odd_twins_pair_across_the_lanes_of_one_kernel() {
+        // 17 pairs of 16807 = 7 x 2401: one kernel merges them on the load (C2R) or splits them on the
+        // store (R2C); in place an odd count, whose middle transform two pairs read, pairs through scratch.
         let cpu = test_device::cpu();
-        let stages = |in_place| {
-            let problem = test_device::transform(TransformKind::C2R, &[16807], 33, in_place, Precision::Single);
+        let stages = |kind, in_place| {
+            let problem = test_device::transform(kind, &[16807], 33, in_place, Precision::Single);
             stage_names(&plan(&problem, &cpu).unwrap().steps)
         };
-        assert_eq!(stages(false), ["TwinMergeLanes { twin_in: 134464 }"]);
-        assert_eq!(stages(true), ["pass TwinMerge { twin_in: 134464 }", "None"]);
+        assert_eq!(stages(TransformKind::C2R, false), ["TwinMergeLanes { twin_in: 134464 }"]);
+        assert_eq!(stages(TransformKind::C2R, true), ["pass TwinMerge { twin_in: 134464 }", "None"]);
+        assert_eq!(stages(TransformKind::R2C, false), ["TwinSplitLanes { twin_out: 134464 }"]);
+        assert_eq!(stages(TransformKind::R2C, true), ["None", "pass TwinSplit { twin_out: 134464 }"]);
     }
 
     #[test]
