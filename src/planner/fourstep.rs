@@ -215,7 +215,8 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 /// as lanes (or fewer, down to `MIN_LANES_DFT_PARTS`, the other lanes idle), the long pass runs first on
 /// the parts n1 and, after the twiddle, the DFT gives X[k2 + columns k1], stored where the transposed
 /// intermediate would put lane k1's element k2; a C2R pre-process goes across all the lanes of the load
-/// (`RealStage::C2rPreLanes`). With as many `columns`, the DFT runs on the load (rows of x[n1 + rows l] in
+/// (`RealStage::C2rPreLanes`), and odd real twins merge on the load or split on the store across odd parts
+/// (`RealStage::TwinMergeLanes`, `TwinSplitLanes`). With as many `columns`, the DFT runs on the load (rows of x[n1 + rows l] in
 /// lane l), the twiddle after it, and the long pass leaves lane k2 with the parts
 /// k = k2 + columns k1 that an R2C post-process takes across the lanes (`RealStage::R2cPostLanes`). Each slot
 /// loads its whole transform before it stores, so this runs in place too where the input and the output
@@ -229,7 +230,8 @@ fn across_lanes(
 ) -> Result<Option<Node>> {
     let n = job.fft.count;
     let side = match (first_stage, last_stage) {
-        // Fewer rows than lanes only without a real stage: `lanes_dft_fits` says which the kernel takes.
+        // Fewer rows than lanes only without a real stage or with a twin stage: `lanes_dft_fits` says which
+        // the kernel takes.
         (RealStage::None | RealStage::C2rPreLanes | RealStage::TwinMergeLanes { .. }, RealStage::None)
         | (RealStage::None, RealStage::TwinSplitLanes { .. })
             if rows <= REGISTER_LANES =>

@@ -343,10 +343,10 @@ mod tests {
         assert_eq!(stages(C2R, 1 << 14, &cpu), ["C2rPreLanes", "None"]);
         assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors with a pair
-        // leaf of 64 points or more (2^17 = 64 x 2048, not 2^16 = 16 x 4096 for 32 transforms), or in double over rows that
-        // start on a cache line (not the second of 64 packed rows of 2^15 + 1 values, 2^15 = 16 x 2048); C2R
-        // pairs the rows of its first pass while they span a page (32 x 4096, not 1024 x 512); GPUs keep a
-        // pass of their own for the stage.
+        // leaf of 64 points or more (2^17 = 64 x 2048, not 2^16 = 16 x 4096 for 32 transforms), or in double
+        // over rows that start on a cache line (not the second of 64 packed rows of 2^15 + 1 values, 2^15 =
+        // 16 x 2048); C2R pairs the rows of its first pass while they span a page (32 x 4096, not 1024 x
+        // 512); GPUs keep a pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         let batch = test_device::transform(R2C, &[1 << 17], 32, false, Precision::Single);
