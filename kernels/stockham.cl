@@ -151,31 +151,37 @@
 #define RESULT_CONJ conj_out
 #endif
 
+#if REAL_STAGE == STAGE_TWIN_MERGE_LANES || REAL_STAGE == STAGE_TWIN_SPLIT_LANES
+/* The twin stages' mirrors across the LIVE_LANES lanes (idle lanes take any lane): lane 0 stays and lane
+ * l > 0 takes lane LIVE_LANES - l (OPPOSITE_MASK), that of the second vector (OPPOSITE_MASK2); or lane l
+ * takes lane LIVE_LANES - 1 - l (NEXT_OPPOSITE_MASK). */
+#define OPPOSITE_LANE(l) ((LIVE_LANES + 8 - (l)) % 8)
+#define OPPOSITE(l) ((l) == 0 ? 0 : OPPOSITE_LANE(l))
+#define OPPOSITE2(l) ((l) == 0 ? 0 : 8 + OPPOSITE_LANE(l))
+#define NEXT_OPPOSITE(l) OPPOSITE_LANE((l) + 1)
+#define LANE_MASK(F) (MASK)(F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7))
+#define OPPOSITE_MASK LANE_MASK(OPPOSITE)
+#define OPPOSITE_MASK2 LANE_MASK(OPPOSITE2)
+#define NEXT_OPPOSITE_MASK LANE_MASK(NEXT_OPPOSITE)
+#endif
+
 #if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
 #if VW != 8 || !LANES_DFT_OUT || LIVE_LANES % 2 == 0 || N % 2 == 0 || OUT_KIND != KIND_COMPLEX
 #error "a twin split across the lanes takes the odd parts of an odd transform in a DFT across the lanes, and complex outputs"
 #endif
 /* Z_M-m of output m = k + N k1: lane LIVE_LANES - 1 - k1 of element N - k (k > 0), lane
  * (LIVE_LANES - k1) % LIVE_LANES of element 0. */
-#define SPLIT_MIRROR_LANE(j) ((LIVE_LANES + 7 - (j)) % 8)
-#define SPLIT_DC_MIRROR_LANE(j) ((j) == 0 ? 0 : (LIVE_LANES + 8 - (j)) % 8)
-#define SPLIT_MIRROR_MASK                                                                                      \
-    (MASK)(SPLIT_MIRROR_LANE(0), SPLIT_MIRROR_LANE(1), SPLIT_MIRROR_LANE(2), SPLIT_MIRROR_LANE(3),             \
-           SPLIT_MIRROR_LANE(4), SPLIT_MIRROR_LANE(5), SPLIT_MIRROR_LANE(6), SPLIT_MIRROR_LANE(7))
-#define SPLIT_DC_MIRROR_MASK                                                                                   \
-    (MASK)(SPLIT_DC_MIRROR_LANE(0), SPLIT_DC_MIRROR_LANE(1), SPLIT_DC_MIRROR_LANE(2), SPLIT_DC_MIRROR_LANE(3), \
-           SPLIT_DC_MIRROR_LANE(4), SPLIT_DC_MIRROR_LANE(5), SPLIT_DC_MIRROR_LANE(6), SPLIT_DC_MIRROR_LANE(7))
 /* As STAGE_TWIN_SPLIT's RESULT, both twins, on element k after the DFT across the lanes (which applied
  * the scale). */
 #define SPLIT_LANES_AT(k, xr, xi, yr, yi)                                                           \
     do {                                                                                            \
         V ar_ = fre[LIX(k)], ai_ = fim[LIX(k)], br_, bi_;                                           \
         if ((k) == 0) {                                                                             \
-            br_ = shuffle(ar_, SPLIT_DC_MIRROR_MASK);                                               \
-            bi_ = shuffle(ai_, SPLIT_DC_MIRROR_MASK);                                               \
+            br_ = shuffle(ar_, OPPOSITE_MASK);                                                      \
+            bi_ = shuffle(ai_, OPPOSITE_MASK);                                                      \
         } else {                                                                                    \
-            br_ = shuffle(fre[LIX(N - (k))], SPLIT_MIRROR_MASK);                                    \
-            bi_ = shuffle(fim[LIX(N - (k))], SPLIT_MIRROR_MASK);                                    \
+            br_ = shuffle(fre[LIX(N - (k))], NEXT_OPPOSITE_MASK);                                   \
+            bi_ = shuffle(fim[LIX(N - (k))], NEXT_OPPOSITE_MASK);                                   \
         }                                                                                           \
         xr = (ar_ + br_) * K(0.5);                                                                  \
         xi = (ai_ - bi_) * (K(0.5) * conj_out);                                                     \
@@ -189,11 +195,7 @@
 #error "a twin merge across the lanes takes the odd parts of an odd transform in a DFT across the lanes, and no load factor"
 #endif
 /* Index M - (LIVE_LANES k + l), M = LIVE_LANES N: lane 0 from element N - k, lanes l > 0 from lane
- * LIVE_LANES - l of element N - 1 - k (shuffle2(element N - k, element N - 1 - k, TWIN_MIRROR_MASK)). */
-#define TWIN_MIRROR_LANE(l) (8 + (LIVE_LANES + 8 - (l)) % 8)
-#define TWIN_MIRROR_MASK                                                                                       \
-    (MASK)(0, TWIN_MIRROR_LANE(1), TWIN_MIRROR_LANE(2), TWIN_MIRROR_LANE(3), TWIN_MIRROR_LANE(4),             \
-           TWIN_MIRROR_LANE(5), TWIN_MIRROR_LANE(6), TWIN_MIRROR_LANE(7))
+ * LIVE_LANES - l of element N - 1 - k (shuffle2(element N - k, element N - 1 - k, OPPOSITE_MASK2)). */
 #endif
 
 #if REAL_STAGE == STAGE_C2R_PRE_PAIRS
@@ -332,6 +334,21 @@
 
 #if POST_TW && OUT_MODE == MODE_ROWS && P > 1
 #error "the four-step twiddle visits output elements in order; ROWS stores with P > 1 do not"
+#endif
+
+#if LANES_DFT_OUT
+/* The DFT across the lanes of one vector (a row's last N % VW elements): y[l] repeats output lane l. */
+#define LANES_DFT_SPLAT(xr, xi, yr, yi)                                                             \
+    do {                                                                                            \
+        REAL sr_[VW], si_[VW];                                                                      \
+        VSTOREV(xr, sr_);                                                                           \
+        VSTOREV(xi, si_);                                                                           \
+        UNROLL for (int l_ = 0; l_ < VW; l_++) {                                                    \
+            yr[l_] = (V)(sr_[l_]);                                                                  \
+            yi[l_] = (V)(si_[l_]);                                                                  \
+        }                                                                                           \
+        CAT(fft, LIVE_LANES)(yr, yi);                                                               \
+    } while (0)
 #endif
 
 /* Output element k of the slot, as it leaves: real post-process, four-step twiddle, scale, conjugation. */
@@ -991,13 +1008,13 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     SLOT_BARRIER();
 #elif REAL_STAGE == STAGE_TWIN_MERGE_LANES
     /* As STAGE_TWIN_MERGE, across the lanes: the elements past the loaded ones first, each from the mirrors
-     * (TWIN_MIRROR_MASK) of elements loaded whole, then the loaded ones in place. The lanes of the last loaded
+     * (OPPOSITE_MASK2) of elements loaded whole, then the loaded ones in place. The lanes of the last loaded
      * element past LIVE_LANES / 2 mirror that element's own lanes. */
     for (int k = IN_COUNT + lid; k < N; k += P) {
-        V ar = shuffle2(are[LIX(N - k)], are[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
-        V ai = shuffle2(aim[LIX(N - k)], aim[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
-        V br = shuffle2(bre[LIX(N - k)], bre[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
-        V bi = shuffle2(bim[LIX(N - k)], bim[LIX(N - 1 - k)], TWIN_MIRROR_MASK);
+        V ar = shuffle2(are[LIX(N - k)], are[LIX(N - 1 - k)], OPPOSITE_MASK2);
+        V ai = shuffle2(aim[LIX(N - k)], aim[LIX(N - 1 - k)], OPPOSITE_MASK2);
+        V br = shuffle2(bre[LIX(N - k)], bre[LIX(N - 1 - k)], OPPOSITE_MASK2);
+        V bi = shuffle2(bim[LIX(N - k)], bim[LIX(N - 1 - k)], OPPOSITE_MASK2);
         are[LIX(k)] = ar - bi;
         aim[LIX(k)] = -ai - br;
     }
@@ -1010,7 +1027,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
         V zr = ar + bi, zi = ai - br;
         if (k == IN_COUNT - 1) {
-            V mr = shuffle2(ar - bi, ar - bi, TWIN_MIRROR_MASK), mi = shuffle2(-ai - br, -ai - br, TWIN_MIRROR_MASK);
+            V mr = shuffle(ar - bi, OPPOSITE_MASK), mi = shuffle(-ai - br, OPPOSITE_MASK);
             REAL zr_[VW], zi_[VW], mr_[VW], mi_[VW];
             VSTOREV(zr, zr_);
             VSTOREV(zi, zi_);
@@ -1106,17 +1123,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
     }
     for (int k = (N / VW) * VW; k < N; k++) {
-        /* The last N % VW elements: the DFT on vectors that each repeat one lane. */
         V xr, xi, yr[VW], yi[VW];
         RESULT(k, xr, xi);
+        LANES_DFT_SPLAT(xr, xi, yr, yi);
         REAL sr_[VW], si_[VW];
-        VSTOREV(xr, sr_);
-        VSTOREV(xi, si_);
-        UNROLL for (int l = 0; l < VW; l++) {
-            yr[l] = (V)(sr_[l]);
-            yi[l] = (V)(si_[l]);
-        }
-        CAT(fft, LIVE_LANES)(yr, yi);
         UNROLL for (int l = 0; l < VW; l++) {
             sr_[l] = yr[l].s0;
             si_[l] = yi[l].s0;
@@ -1214,16 +1224,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         V xr, xi;
         RESULT(k, xr, xi);
 #if LANES_DFT_OUT
-        /* A row's last N % VW elements: the DFT across the lanes on vectors that each repeat one lane. */
-        REAL sr_[VW], si_[VW];
-        VSTOREV(xr, sr_);
-        VSTOREV(xi, si_);
         V yr[VW], yi[VW];
-        UNROLL for (int l = 0; l < VW; l++) {
-            yr[l] = (V)(sr_[l]);
-            yi[l] = (V)(si_[l]);
-        }
-        CAT(fft, LIVE_LANES)(yr, yi);
+        LANES_DFT_SPLAT(xr, xi, yr, yi);
         UNROLL for (int l = 0; l < LIVE_LANES; l++) {
             if (LANE_STORES(l))
                 OUT_AT_LONE(LANE_LONE(l), ob[l] + (IDX)k * out_stride, yr[l].s0, yi[l].s0 * conj_out);

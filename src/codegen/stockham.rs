@@ -243,47 +243,42 @@ impl StockhamKernel {
     }
 
     /// The reach of every element of every transform on the input or the output side. A real stage across
-    /// the lanes or column pairs has its last element (the Nyquist value) in lane or column 0 only.
+    /// the lanes or column pairs has its last element (the Nyquist value) in lane or column 0 only; a twin
+    /// merge across the lanes its last input element in the lanes up to parts / 2, and a twin split its
+    /// whole output rows below parts / 2, then `count` elements of row parts / 2.
     fn every_element_reach(&self, input: bool) -> Reach {
         let (count, stride, kind, planar) = if input {
             (self.in_count, self.in_stride, self.in_kind, self.in_planar)
         } else {
             (self.out_count, self.out_stride, self.out_kind, self.out_planar)
         };
-        // The batch dimensions that number the lanes or columns holding the last element only at 0.
-        let lone_last = match self.real_stage {
-            RealStage::C2rPreLanes | RealStage::C2rPrePairs if input => 1,
-            RealStage::R2cPostLanes if !input => 1,
-            RealStage::R2cPostPairs { column_dims } if !input => column_dims,
-            _ => 0,
-        };
         let pick: fn(&BatchDim) -> usize = if input { |d| d.in_stride } else { |d| d.out_stride };
-        let twin_side = match self.real_stage {
-            RealStage::TwinMergeLanes { .. } => input,
-            RealStage::TwinSplitLanes { .. } => !input,
-            _ => false,
+        // `elements` of every transform in all the lanes or columns, or only up to coordinate `top` of the
+        // first (batch dimension 0) and at 0 of the rest of the first `dims` batch dimensions.
+        let reach = |elements: usize, lanes: Option<(usize, usize)>| match lanes {
+            None => Reach::of(elements, stride, &self.batch, pick, kind, planar),
+            Some((dims, top)) => {
+                let rest = Reach::of(elements, stride, self.batch.get(dims..).unwrap_or_default(), pick, kind, planar);
+                Reach { positions: rest.positions + top * self.batch.first().map_or(0, pick), ..rest }
+            }
         };
-        if let (true, Some(parts)) = (twin_side, self.batch.first()) {
-            // The merge's last input element only in the lanes up to parts / 2; the split's rows below
-            // parts / 2 whole, row parts / 2 up to its count.
-            let row = |elements, k1: usize| {
-                let reach = Reach::of(elements, stride, &self.batch[1..], pick, kind, planar);
-                Reach { positions: reach.positions + k1 * pick(parts), ..reach }
-            };
-            let (whole, last) = if input {
-                (Reach::of(count - 1, stride, &self.batch, pick, kind, planar), row(count, parts.count / 2))
-            } else {
-                (row(self.n, (parts.count / 2).saturating_sub(1)), row(count, parts.count / 2))
-            };
-            return if whole.positions >= last.positions { whole } else { last };
-        }
-        if lone_last == 0 {
-            return Reach::of(count, stride, &self.batch, pick, kind, planar);
-        }
-        let lanes = Reach::of(count - 1, stride, &self.batch, pick, kind, planar);
-        let last = Reach::of(count, stride, self.batch.get(lone_last..).unwrap_or_default(), pick, kind, planar);
-        if lanes.positions >= last.positions {
-            lanes
+        let half_parts = self.batch.first().map_or(0, |d| d.count / 2);
+        let (most, last) = match self.real_stage {
+            RealStage::C2rPreLanes | RealStage::C2rPrePairs if input => {
+                (reach(count - 1, None), reach(count, Some((1, 0))))
+            }
+            RealStage::R2cPostLanes if !input => (reach(count - 1, None), reach(count, Some((1, 0)))),
+            RealStage::R2cPostPairs { column_dims } if !input => {
+                (reach(count - 1, None), reach(count, Some((column_dims, 0))))
+            }
+            RealStage::TwinMergeLanes { .. } if input => (reach(count - 1, None), reach(count, Some((1, half_parts)))),
+            RealStage::TwinSplitLanes { .. } if !input => {
+                (reach(self.n, Some((1, half_parts.saturating_sub(1)))), reach(count, Some((1, half_parts))))
+            }
+            _ => return reach(count, None),
+        };
+        if most.positions >= last.positions {
+            most
         } else {
             last
         }

@@ -68,13 +68,15 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
 /// GFLOPS in double against 20-24, and as fast in single (43-44 against 42-45).
 const MIN_LANES_DFT_PARTS: usize = 5;
 
-/// `job` (complex, or pairs of odd real transforms merged on the load or split on the store,
-/// `RealStage::TwinMergeLanes` and `TwinSplitLanes`) as one kernel whose short pass runs across the lanes of
-/// its long one, where that fits (`across_lanes`).
+/// `job` (complex, or a leaf's pairs of odd real transforms, which merge on the load or split on the store
+/// across the parts, `RealStage::TwinMergeLanes` and `TwinSplitLanes`) as one kernel whose short pass runs
+/// across the lanes of its long one, where that fits (`across_lanes`).
 pub(super) fn lanes_dft(ctx: &mut Ctx, job: &Job) -> Result<Option<Node>> {
     let stages = match job.stage {
-        RealStage::TwinSplitLanes { .. } => (RealStage::None, job.stage),
-        stage => (stage, RealStage::None),
+        RealStage::None => (RealStage::None, RealStage::None),
+        RealStage::TwinMerge { twin_in } => (RealStage::TwinMergeLanes { twin_in }, RealStage::None),
+        RealStage::TwinSplit { twin_out } => (RealStage::None, RealStage::TwinSplitLanes { twin_out }),
+        _ => return fail(ErrorKind::Bugcheck, "a real stage the one-kernel four-step cannot carry across its lanes"),
     };
     match lanes_dft_rows(ctx, job) {
         Some(rows) => across_lanes(ctx, job, (rows, job.fft.count / rows), stages),

@@ -78,9 +78,7 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
     if let Some(twins) = leaf_twins(ctx, batch, src, dst) {
-        let split =
-            Job { stage: RealStage::TwinSplitLanes { twin_out: twins.out_apart }, ..split_leaf(n, &twins, src, dst) };
-        if let Some(node) = fourstep::lanes_dft(ctx, &split)? {
+        if let Some(node) = fourstep::lanes_dft(ctx, &split_leaf(n, &twins, src, dst))? {
             return Ok(Some(node));
         }
     }
@@ -287,9 +285,7 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
     if let Some(twins) = leaf_twins(ctx, batch, src, dst) {
-        let merged =
-            Job { stage: RealStage::TwinMergeLanes { twin_in: twins.in_apart }, ..merge_leaf(n, &twins, src, dst) };
-        if let Some(node) = fourstep::lanes_dft(ctx, &merged)? {
+        if let Some(node) = fourstep::lanes_dft(ctx, &merge_leaf(n, &twins, src, dst))? {
             return Ok(Some(node));
         }
     }
