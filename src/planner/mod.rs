@@ -476,9 +476,16 @@ impl Ctx<'_> {
         };
         let transforms = job.transforms();
         let lone_dim = lone_dim(&job, side_lone_axis(&job))?;
+        // Positions count complex values or reals; neighbouring lanes read neighbouring complex values when
+        // their transforms lie one complex value, or one packed pair of reals, apart.
+        let (unit_bytes, adjacent) = match input.kind {
+            ElementKind::Complex => (problem.precision.complex_bytes(), Some(1)),
+            ElementKind::RealPairs { half: 1 } => (problem.precision.real_bytes(), Some(2)),
+            _ => (problem.precision.real_bytes(), None),
+        };
         let source = leaf::SourceLayout {
-            span: n * input.fft * problem.precision.complex_bytes(),
-            lanes_contiguous: input.kind == ElementKind::Complex && batch.first().is_some_and(|d| d.in_stride == 1),
+            span: n * input.fft * unit_bytes,
+            lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
         let shape = leaf::shape(n, &radices, transforms, source, self.device, problem.precision);
         let kernel = StockhamKernel {
