@@ -62,9 +62,10 @@
 #define OUT_AT(p, re, im) (out_re[p] = (re), out_im[p] = (im))
 #define OUT_ROW(p, re, im) (STORE_OUT_V(re, out_re + (p)), STORE_OUT_V(im, out_im + (p)))
 #define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
-/* OUT_LO_HALF, OUT_HI_HALF (VW = 8): lanes 0-3, or lanes 4-7, as a run at p. */
-#define OUT_LO_HALF(p, re, im) (vstore4((re).lo, 0, out_re + (p)), vstore4((im).lo, 0, out_im + (p)))
-#define OUT_HI_HALF(p, re, im) (vstore4((re).hi, 0, out_re + (p)), vstore4((im).hi, 0, out_im + (p)))
+/* OUT_LO_HALF, OUT_HI_HALF: the lower or upper half of the lanes as a run at p. */
+#define VSTORE_HALF CAT(vstore, HALF_VW)
+#define OUT_LO_HALF(p, re, im) (VSTORE_HALF((re).lo, 0, out_re + (p)), VSTORE_HALF((im).lo, 0, out_im + (p)))
+#define OUT_HI_HALF(p, re, im) (VSTORE_HALF((re).hi, 0, out_re + (p)), VSTORE_HALF((im).hi, 0, out_im + (p)))
 #elif OUT_KIND == KIND_COMPLEX
 #define OUT_AT(p, re, im) (out_re[2 * (p)] = (re), out_re[2 * (p) + 1] = (im))
 #define OUT_ROW(p, re, im) JOIN_PAIRS(out_re + 2 * (p), re, im)

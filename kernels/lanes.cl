@@ -55,6 +55,7 @@
 #define INTERLEAVE_HI(a, b) shuffle2(a, b, (MASK)(4, 12, 5, 13, 6, 14, 7, 15))
 #define REVERSE(a) shuffle(a, (MASK)(7, 6, 5, 4, 3, 2, 1, 0))
 #define MIRROR_MASK (MASK)(0, 15, 14, 13, 12, 11, 10, 9)
+#define HALF_VW 4
 #endif
 
 #if VW == 16
@@ -71,4 +72,6 @@
 #define INTERLEAVE_LO(a, b) shuffle2(a, b, (MASK)(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23))
 #define INTERLEAVE_HI(a, b) shuffle2(a, b, (MASK)(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31))
 #define REVERSE(a) shuffle(a, (MASK)(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
+#define MIRROR_MASK (MASK)(0, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17)
+#define HALF_VW 8
 #endif

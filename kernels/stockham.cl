@@ -116,8 +116,8 @@
 #define STAGE_TWIN_SPLIT_LANES 11
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
-#if VW != 8 || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM) || PAIR_DIMS < 1 || PAIR_DIMS > 2
-#error "column pairs take 8 lanes, one item per slot, one or two column dimensions and nothing else fused"
+#if (VW != 8 && VW != 16) || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM) || PAIR_DIMS < 1 || PAIR_DIMS > 2
+#error "column pairs take 8 or 16 lanes, one item per slot, one or two column dimensions and nothing else fused"
 #endif
 #endif
 
@@ -199,8 +199,8 @@
 #endif
 
 #if REAL_STAGE == STAGE_C2R_PRE_PAIRS
-#if VW != 8 || P != 1 || SPW % 2 || LOAD_MUL || IN_KIND != KIND_COMPLEX || IN_MODE != MODE_COLS || NBATCH < 1
-#error "row pairs take 8 lanes of adjacent complex rows, one item and two slots a pair, and no load factor"
+#if (VW != 8 && VW != 16) || P != 1 || SPW % 2 || LOAD_MUL || IN_KIND != KIND_COMPLEX || IN_MODE != MODE_COLS || NBATCH < 1
+#error "row pairs take 8 or 16 lanes of adjacent complex rows, one item and two slots a pair, and no load factor"
 #endif
 #endif
 
@@ -537,7 +537,8 @@
  * slot s) and C-4s..C-4s+3 (lanes 4-7 of slot s - 1). Group 0 is columns 0..3 alone, and with them the Nyquist
  * value; group C / 8, after the last slot, is columns C/2..C/2+3, whose mirrors all lie in that slot. A
  * work-item's first slot s0 > 0 starts from slot s0 - 1, transformed again. MODE: 0 first group, 1 middle,
- * 2 last; CUR holds the FFT of slot s (MODE 2: of the last slot). */
+ * 2 last; CUR holds the FFT of slot s (MODE 2: of the last slot). Written for VW = 8; VW = 16 doubles every
+ * lane and column count (runs of 8 columns, a 64-byte line in single precision). */
 #define PAIR_GROUP(MODE, s, CRE, CIM, PRE, PIM)                                                     \
     do {                                                                                            \
         REAL cr_[VW], ci_[VW];                                                                      \
@@ -591,10 +592,17 @@
 /* Group s from slots s - 1 (PRE) and s (CUR): values of lanes 0-3 from CUR, 4-7 from PRE; mirrors, lane 0
  * from PRE's lane 4, 1-3 from CUR's 7-5, 4 from CUR's 0, 5-7 from PRE's 3-1. Group 0: column 0's mirror is
  * its own lane at N - k. The last group: lane 4 is its own mirror, 5-7 from 3-1. */
+#if VW == 8
 #define PAIR_VALUE_MASK (MASK)(8, 9, 10, 11, 4, 5, 6, 7)
 #define PAIR_MIRROR_MASK (MASK)(4, 15, 14, 13, 8, 3, 2, 1)
 #define PAIR_FIRST_MASK (MASK)(0, 15, 14, 13, 4, 5, 6, 7)
 #define PAIR_LAST_MASK (MASK)(0, 1, 2, 3, 4, 3, 2, 1)
+#else
+#define PAIR_VALUE_MASK (MASK)(16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15)
+#define PAIR_MIRROR_MASK (MASK)(8, 31, 30, 29, 28, 27, 26, 25, 16, 7, 6, 5, 4, 3, 2, 1)
+#define PAIR_FIRST_MASK (MASK)(0, 31, 30, 29, 28, 27, 26, 25, 8, 9, 10, 11, 12, 13, 14, 15)
+#define PAIR_LAST_MASK (MASK)(0, 1, 2, 3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2, 1)
+#endif
 #endif
 
 #if REAL_STAGE == STAGE_C2R_PRE_PAIRS
@@ -603,7 +611,8 @@
  * takes row blocks in pairs, b (rows t..t+7, in A) and its mirror block (rows R - 8 - t..R - 1 - t, in PRE):
  * lanes 1-7 of either find their mirrors in lanes 7-1 of the other, lane 0 in the row just past the other
  * block, loaded as scalars. So each value is loaded once, both blocks are pre-processed together (conj(X)
- * -> conj(Z') as in STAGE_C2R_PRE), and the second slot runs its passes from PRE. */
+ * -> conj(Z') as in STAGE_C2R_PRE), and the second slot runs its passes from PRE. Written for VW = 8; VW =
+ * 16 takes blocks of 16 rows. */
 #define PAIR_LOAD()                                                                                 \
     do {                                                                                            \
         const IDX rows_ = (IDX)DIM_COUNT(0), t_ = row0, tm_ = rows_ - VW - t_;                      \

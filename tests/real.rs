@@ -83,18 +83,22 @@ fn long_r2c_pairs_columns_with_their_mirrors() {
         assert_accurate(r2c(&[n]).batch(3));
         assert_accurate(r2c(&[n]).precision(Prec::Double));
     }
-    assert_accurate(r2c(&[1 << 17]).batch(2).planar());
-    assert_accurate(r2c(&[1 << 17]).batch(2).in_place());
-    assert_accurate(r2c(&[1 << 17, 3]));
+    // Single precision pairs from 2^18 (64 x 2048), with 16 lanes; double from 2^17 (16 x 4096).
+    assert_accurate(r2c(&[1 << 18]).batch(2).planar());
+    assert_accurate(r2c(&[1 << 18]).batch(2).in_place());
+    assert_accurate(r2c(&[1 << 18, 3]));
     assert_accurate(r2c(&[1 << 18]).batch(2));
+    assert_accurate(r2c(&[1 << 18]).spread(2));
     assert_accurate(r2c(&[1 << 17]).batch(3).precision(Prec::Double));
-    assert_accurate(r2c(&[1 << 17]).batch(2).spread(2));
+    assert_accurate(r2c(&[1 << 17]).batch(2).planar().precision(Prec::Double));
+    assert_accurate(r2c(&[1 << 17]).batch(2).spread(2).precision(Prec::Double));
 }
 
-/// Halves of few long rows (32 x 4096 and 64 x 4096 points): C2R pre-processes in the four-step's first
-/// pass, which loads row blocks in pairs with their mirrors. Packed rows off the cache-line grid, double,
-/// planar, in place, 2D, redundant imaginary parts of the DC and Nyquist values; strided rows run the
-/// pre-process as a pass of its own.
+/// Halves of few long rows (32 x 4096 and 64 x 4096 points, blocks of 8 rows) or of many (512 x 512 in
+/// double and 1024 x 512, blocks of 16): C2R pre-processes in the four-step's first pass, which loads row
+/// blocks in pairs with their mirrors. Packed rows off the cache-line grid, double, planar, in place, 2D,
+/// redundant imaginary parts of the DC and Nyquist values; strided rows run the pre-process as a pass of
+/// its own.
 #[test]
 fn long_c2r_pairs_rows_with_their_mirrors() {
     let c2r = |lengths: &[usize]| RealCase::new(lengths, RealDir::C2R);
@@ -106,6 +110,10 @@ fn long_c2r_pairs_rows_with_their_mirrors() {
     assert_accurate(c2r(&[1 << 18, 2]));
     assert_accurate(c2r(&[1 << 18]).batch(2).perturbed());
     assert_accurate(c2r(&[1 << 18]).batch(2).spread(2));
+    assert_accurate(c2r(&[1 << 20]).batch(2));
+    assert_accurate(c2r(&[1 << 20]).planar().perturbed());
+    assert_accurate(c2r(&[1 << 19]).batch(3).in_place().precision(Prec::Double));
+    assert_accurate(c2r(&[1 << 19, 2]).perturbed().precision(Prec::Double));
 }
 
 #[test]

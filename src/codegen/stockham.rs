@@ -327,8 +327,8 @@ impl StockhamKernel {
 
     /// Local memory of a leaf pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`): a third
     /// buffer keeps the previous slot's FFT, or the mirror block's input.
-    pub fn pair_local_bytes(n: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
-        3 * Self::buffer_bytes(n, REGISTER_LANES, 1, pad_shift, precision)
+    pub fn pair_local_bytes(n: usize, lanes: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
+        3 * Self::buffer_bytes(n, lanes, 1, pad_shift, precision)
     }
 
     /// Local memory this kernel declares (`lre`, `lim`, and `kre`, `kim` when it pairs).
@@ -336,7 +336,7 @@ impl StockhamKernel {
         match self.real_stage {
             _ if self.rows_in_registers() => 0,
             RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
-                Self::pair_local_bytes(self.n, self.pad_shift, self.precision)
+                Self::pair_local_bytes(self.n, self.lanes, self.pad_shift, self.precision)
             }
             _ => Self::local_bytes(self.n, self.lanes, self.slots_per_group, self.pad_shift, self.precision),
         }

@@ -210,21 +210,66 @@ fn cpu_pad_shift(n: usize) -> Option<u32> {
     (n >= 512).then_some(5)
 }
 
-/// True when a CPU leaf of `n` points pairing its columns (`RealStage::R2cPostPairs`, 8 lanes) fits the
+/// True when a CPU leaf of `n` points pairing its columns (`RealStage::R2cPostPairs`) with 8 lanes fits the
 /// device's local memory with its third buffer, and is at most `CPU_PAIR_MAX_LEAF` long.
 pub(super) fn pair_leaf_fits(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
-    n <= CPU_PAIR_MAX_LEAF
-        && StockhamKernel::pair_local_bytes(n, cpu_pad_shift(n), precision) <= device.local_mem_bytes as usize
+    n <= CPU_PAIR_MAX_LEAF && pair_fits(n, REGISTER_LANES, device, precision)
 }
 
-/// True when a CPU leaf of `n` points pairing `rows` rows (`RealStage::C2rPrePairs`, 8 lanes) fits the
-/// device's local memory with its third buffer, and one element of all its rows lies within
-/// `CPU_ROW_PAIR_SPAN`: the two blocks of a pair then share their pages. Measured on PoCL, C2R 262144 x 16
-/// (32 rows of 4096 points) took 7.9-8.4 ms paired against 9.5 with a pre-process pass of its own in double,
-/// 5.2 against 5.7 in single; 2^22 (2048 rows, blocks pages apart) 10.4-10.7 against 9.5-9.7 in double.
+fn pair_fits(n: usize, lanes: usize, device: &DeviceInfo, precision: Precision) -> bool {
+    StockhamKernel::pair_local_bytes(n, lanes, cpu_pad_shift(n), precision) <= device.local_mem_bytes as usize
+}
+
+/// The lanes of a CPU leaf of `n` points pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`):
+/// `CPU_PAIR_WIDE_LANES` where the local memory holds them and the columns or rows divide as `suits` them,
+/// otherwise 8.
+fn pair_lanes(n: usize, device: &DeviceInfo, precision: Precision, suits: impl Fn(usize) -> bool) -> usize {
+    let wide = CPU_PAIR_WIDE_LANES;
+    if suits(wide) && pair_fits(n, wide, device, precision) {
+        wide
+    } else {
+        REGISTER_LANES
+    }
+}
+
+/// The lanes of a pairing leaf where it can: each run of half of them (R2C stores, C2R loads) then spans a
+/// whole 64-byte line or more, and a slot touches half as many pages per byte as with 8. Measured on PoCL,
+/// 2^22 points a run, against 8 lanes or a pass of its own: R2C single (column pairs) 2^20 5.3-6.2 -> 4.8 ms,
+/// 2^22 5.5 -> 3.8; C2R (row pairs, pages apart) single 2^20 5.0 -> 4.1 (8 lanes 4.9), 2^22 5.1 -> 4.1, 2^24
+/// 20.5 -> 17.4, double 2^20 7.4 -> 5.5-5.7 (8 lanes 6.2), 2^22 8.0 -> 5.8, 2^24 37 -> 28.
+const CPU_PAIR_WIDE_LANES: usize = 16;
+
+/// The lanes of a CPU leaf of `n` points pairing `columns` columns whose first batch dimension holds
+/// `run_columns` (`RealStage::R2cPostPairs`): 16 only where half of them store one 64-byte line (single
+/// precision). Double precision measured slower with 16 (R2C 262144, a 64-point leaf, 6.3-6.5 -> 6.8-7.4
+/// ms; 2^20 unchanged).
+pub(super) fn column_pair_lanes(
+    n: usize,
+    columns: usize,
+    run_columns: usize,
+    device: &DeviceInfo,
+    precision: Precision,
+) -> usize {
+    pair_lanes(n, device, precision, |lanes| {
+        lanes / 2 * precision.complex_bytes() <= 64 && columns % lanes == 0 && run_columns % (lanes / 2) == 0
+    })
+}
+
+/// True when a CPU leaf of `n` points pairing `rows` rows (`RealStage::C2rPrePairs`) fits the device's local
+/// memory with its third buffer, and either takes `CPU_PAIR_WIDE_LANES` lanes or, with 8, has one element of
+/// all its rows within `CPU_ROW_PAIR_SPAN`, so that the two blocks of a pair share their pages. Measured on
+/// PoCL with 8 lanes, C2R 262144 x 16 (32 rows of 4096 points) took 7.9-8.4 ms paired against 9.5 with a
+/// pre-process pass of its own in double, 5.2 against 5.7 in single; 2^22 (2048 rows, blocks pages apart)
+/// 10.4-10.7 against 9.5-9.7 in double.
 pub(super) fn row_pairs_fit(n: usize, rows: usize, device: &DeviceInfo, precision: Precision) -> bool {
-    rows * precision.complex_bytes() <= CPU_ROW_PAIR_SPAN
-        && StockhamKernel::pair_local_bytes(n, cpu_pad_shift(n), precision) <= device.local_mem_bytes as usize
+    let lanes = row_pair_lanes(n, rows, device, precision);
+    let near = lanes == CPU_PAIR_WIDE_LANES || rows * precision.complex_bytes() <= CPU_ROW_PAIR_SPAN;
+    rows % (2 * lanes) == 0 && near && pair_fits(n, lanes, device, precision)
+}
+
+/// The lanes of a CPU leaf of `n` points pairing `rows` rows, whose blocks of that many rows go in pairs.
+pub(super) fn row_pair_lanes(n: usize, rows: usize, device: &DeviceInfo, precision: Precision) -> usize {
+    pair_lanes(n, device, precision, |lanes| rows % (2 * lanes) == 0)
 }
 
 /// A page.

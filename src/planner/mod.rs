@@ -208,8 +208,9 @@ fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
 /// the same pass of a complex 2^23 into an aligned region 14 ms.
 const REGION_ALIGN: usize = 256;
 
-/// Complex elements the rows of a real problem's scratch are a multiple of (a cache line in single precision).
-const ROW_ALIGN: usize = 8;
+/// Complex elements the rows of a real problem's scratch are a multiple of: the 16 lanes of a leaf pairing rows
+/// (`RealStage::C2rPrePairs`) store whole vectors from there, two cache lines in single precision.
+const ROW_ALIGN: usize = 16;
 
 fn aligned_region(elements: usize) -> usize {
     elements.div_ceil(REGION_ALIGN) * REGION_ALIGN
@@ -529,34 +530,36 @@ impl Ctx<'_> {
             return fail(ErrorKind::Bugcheck, "a real stage across the lanes without one transform's 8 parts in them");
         }
         let kernel = if kernel.real_stage == RealStage::C2rPrePairs {
-            // Rows adjacent on input, in pairs of blocks of 8.
-            let blocks = kernel.batch.first().filter(|d| d.in_stride == 1).map_or(1, |d| d.count) / REGISTER_LANES;
+            // Rows adjacent on input, in pairs of blocks of 8 or 16.
+            let rows = kernel.batch.first().filter(|d| d.in_stride == 1).map_or(1, |d| d.count);
+            let lanes = leaf::row_pair_lanes(n, rows, self.device, problem.precision);
+            let blocks = rows / lanes;
             if kernel.items_per_slot != 1
                 || kernel.in_kind != ElementKind::Complex
                 || blocks % 2 != 0
-                || kernel.batch[0].count % REGISTER_LANES != 0
+                || kernel.batch[0].count % lanes != 0
             {
-                return fail(ErrorKind::Bugcheck, "row pairs without pairs of 8 adjacent complex rows");
+                return fail(ErrorKind::Bugcheck, "row pairs without pairs of blocks of adjacent complex rows");
             }
-            let pairs = transforms / (2 * REGISTER_LANES);
+            let pairs = transforms / (2 * lanes);
             let spw = 2 * leaf::divisor_at_most(pairs, kernel.slots_per_item.div_ceil(2));
-            StockhamKernel { lanes: REGISTER_LANES, slots_per_item: spw, ..kernel }
+            StockhamKernel { lanes, slots_per_item: spw, ..kernel }
         } else if let RealStage::R2cPostPairs { column_dims } = kernel.real_stage {
             // Columns adjacent on output, their runs of four within batch dimension 0.
             let dims = kernel.batch.get(..column_dims).unwrap_or_default();
             let adjacent = |i: usize| dims[i].out_stride == dims[..i].iter().map(|d| d.count).product::<usize>();
             let columns = kernel.pair_columns();
-            if kernel.lanes != REGISTER_LANES
-                || dims.len() != column_dims
+            if dims.len() != column_dims
                 || !(0..column_dims).all(adjacent)
                 || dims[0].count % (REGISTER_LANES / 2) != 0
                 || columns % REGISTER_LANES != 0
             {
-                return fail(ErrorKind::Bugcheck, "column pairs without 8 lanes over whole rows of adjacent columns");
+                return fail(ErrorKind::Bugcheck, "column pairs without runs of 4 over whole rows of adjacent columns");
             }
-            let runs = columns / REGISTER_LANES;
+            let lanes = leaf::column_pair_lanes(n, columns, dims[0].count, self.device, problem.precision);
+            let runs = columns / lanes;
             let spw = leaf::pair_slots_per_item(self.device, runs, transforms / columns, kernel.slots_per_item);
-            StockhamKernel { slots_per_item: spw, ..kernel }
+            StockhamKernel { lanes, slots_per_item: spw, ..kernel }
         } else {
             kernel
         };

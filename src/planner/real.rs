@@ -341,8 +341,8 @@ mod tests {
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors with a pair
         // leaf of 64 points or more (2^17 = 64 x 2048, not 2^16 = 16 x 4096 for 32 transforms), or in double
         // over rows that start on a cache line (not the second of 64 packed rows of 2^15 + 1 values, 2^15 =
-        // 16 x 2048); C2R pairs the rows of its first pass while they span a page (32 x 4096, not 1024 x
-        // 512); GPUs keep a pass of their own for the stage.
+        // 16 x 2048); C2R pairs the rows of its first pass (32 x 4096 with 8 lanes, 1024 x 512 with 16);
+        // GPUs keep a pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         let batch = test_device::transform(R2C, &[1 << 17], 32, false, Precision::Single);
@@ -353,8 +353,35 @@ mod tests {
         assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
         assert_eq!(stages(C2R, 1 << 18, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
-        assert_eq!(stages(C2R, 1 << 20, &cpu), ["pass C2rPre", "None", "None"]);
+        assert_eq!(stages(C2R, 1 << 20, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
+    }
+
+    #[test]
+    fn pairs_take_sixteen_lanes_where_they_fit() {
+        // Column pairs (R2C): 16 lanes put 8 single complex values, a 64-byte line, in each half vector, and
+        // its stores stream (8 MiB of output or more); double keeps 8 lanes, whose 4 values are already a
+        // line. Row pairs (C2R) take 16 lanes in either precision where the local memory holds them (not
+        // 4096 points), blocks of rows pages apart too (1024 rows).
+        let cpu = test_device::cpu();
+        let pass = |kind, n: usize, batch: usize, precision, last: bool| {
+            let problem = test_device::transform(kind, &[n], batch, false, precision);
+            let mut steps = plan(&problem, &cpu).unwrap().steps;
+            let step = if last { steps.pop() } else { steps.into_iter().next() };
+            match step.map(|step| step.kernel) {
+                Some(KernelSpec::Stockham(k)) => (format!("{:?}", k.real_stage), k.lanes, k.streaming_store),
+                other => panic!("{other:?}"),
+            }
+        };
+        let (columns, rows) = ("R2cPostPairs { column_dims: 1 }".to_string(), "C2rPrePairs".to_string());
+        use TransformKind::{C2R, R2C};
+        assert_eq!(pass(R2C, 1 << 22, 1, Precision::Single, true), (columns.clone(), 16, true));
+        assert_eq!(pass(R2C, 1 << 20, 4, Precision::Single, true), (columns.clone(), 16, true));
+        assert_eq!(pass(R2C, 1 << 18, 2, Precision::Double, true), (columns, 8, false));
+        assert_eq!(pass(C2R, 1 << 20, 4, Precision::Single, false).0, rows);
+        assert_eq!(pass(C2R, 1 << 20, 4, Precision::Single, false).1, 16);
+        assert_eq!(pass(C2R, 1 << 20, 4, Precision::Double, false).1, 16);
+        assert_eq!(pass(C2R, 1 << 18, 16, Precision::Single, false), (rows, 8, true));
     }
 
     #[test]
