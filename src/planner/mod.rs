@@ -486,6 +486,7 @@ impl Ctx<'_> {
         };
         let source = leaf::SourceLayout {
             span: n * input.fft * unit_bytes,
+            row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
         let shape = leaf::shape(n, &radices, transforms, source, self.device, problem.precision);
