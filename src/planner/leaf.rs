@@ -257,12 +257,14 @@ pub(super) fn column_pair_lanes(
     precision: Precision,
 ) -> usize {
     pair_lanes(n, device, precision, |lanes| {
-        lanes / 2 * precision.complex_bytes() <= 64 && columns % lanes == 0 && run_columns % (lanes / 2) == 0
+        lanes / 2 * precision.complex_bytes() <= CPU_LINE_BYTES
+            && columns % lanes == 0
+            && run_columns % (lanes / 2) == 0
     })
 }
 
-/// True when a CPU leaf of `n` points pairing `rows` rows (`RealStage::C2rPrePairs`) fits the device's local
-/// memory with its third buffer, and either takes `CPU_PAIR_WIDE_LANES` lanes or, with 8, has one element of
+/// True when a CPU leaf of `n` points pairing `rows` rows (`RealStage::C2rPrePairs`) has them in pairs of
+/// blocks of its lanes, fits the device's local memory with its third buffer, and either takes `CPU_PAIR_WIDE_LANES` lanes or, with 8, has one element of
 /// all its rows within `CPU_ROW_PAIR_SPAN`, so that the two blocks of a pair share their pages. Measured on
 /// PoCL with 8 lanes, C2R 262144 x 16 (32 rows of 4096 points) took 7.9-8.4 ms paired against 9.5 with a
 /// pre-process pass of its own in double, 5.2 against 5.7 in single; 2^22 (2048 rows, blocks pages apart)
@@ -324,12 +326,11 @@ pub(super) fn plane_fits_one_kernel(n: usize, planes: usize, device: &DeviceInfo
             && cpu_leaf_fits(n, CPU_PLANE_MIN_LANES, device, precision))
 }
 
-/// How a leaf's transforms lie in its source: `span` bytes from the first element of one transform to past its
-/// last, `row_bytes` from one element to the next, and whether neighbouring lanes (transforms) read
+/// How a leaf's transforms lie in its source: `row_bytes` from one element of a transform to the next (a
+/// transform of n elements spans n times that), and whether neighbouring lanes (transforms) read
 /// neighbouring complex values.
 #[derive(Debug, Clone, Copy)]
 pub struct SourceLayout {
-    pub span: usize,
     pub row_bytes: usize,
     pub lanes_contiguous: bool,
 }
@@ -349,7 +350,7 @@ pub fn shape(
         let wide_lanes = CPU_WIDE_ROW_BYTES / precision.complex_bytes();
         // Only while the wider group's working set stays what CPU_LANES transforms of the longest split leaf use.
         let wide_rows = source.lanes_contiguous
-            && (source.span >= CPU_WIDE_ROWS_SPAN || source.row_bytes % CPU_LINE_BYTES != 0)
+            && (n * source.row_bytes >= CPU_WIDE_ROWS_SPAN || source.row_bytes % CPU_LINE_BYTES != 0)
             && n * wide_lanes * precision.complex_bytes() <= CPU_LANES * CPU_SPLIT_LEAF_BYTES;
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);

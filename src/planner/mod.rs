@@ -485,7 +485,6 @@ impl Ctx<'_> {
             _ => (problem.precision.real_bytes(), None),
         };
         let source = leaf::SourceLayout {
-            span: n * input.fft * unit_bytes,
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
