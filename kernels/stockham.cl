@@ -486,10 +486,18 @@
 #define LANE_LIVE(l) ((l) < LIVE_LANES && t0 + (l) < batch)
 
 #if PACKED_ROWS
-#if P != 1 || OUT_KIND != KIND_COMPLEX || OUT_PLANAR || OUT_MODE != MODE_ROWS || TWIN_STORES != 1 || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
-#error "packed rows take one item per slot, interleaved complex rows and nothing stored but each lane's own row"
+#if P != 1 || OUT_PLANAR || OUT_MODE != MODE_ROWS || TWIN_STORES != 1 || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
+#error "packed rows take one item per slot, interleaved rows and nothing stored but each lane's own row"
 #endif
-/* The slot's VW rows, OUT_COUNT complex values each, as one block from ob[0]: lane l's row goes to the
+/* The reals from output position p: positions count complex values, or reals for adjacent pairs. */
+#if OUT_KIND == KIND_COMPLEX
+#define PACKED_REALS(p) (out_re + 2 * (p))
+#elif OUT_KIND == KIND_REAL_PAIRS && !(defined(OUT_PAIRS_APART) && OUT_PAIRS_APART)
+#define PACKED_REALS(p) (out_re + (p))
+#else
+#error "packed rows are interleaved complex values or adjacent real pairs"
+#endif
+/* The slot's VW rows, OUT_COUNT complex values (adjacent real pairs) each, as one block from ob[0]: lane l's row goes to the
  * interleaved values 2 (l OUT_COUNT + k) of the free buffer, the first VW / 2 rows in its real array and the
  * others in its imaginary one (each holds VW / 2 rows: OUT_COUNT <= LN), then each half leaves as OUT_COUNT
  * whole vectors of VW reals. A block starts a multiple of VW complex values into its buffer, so its vectors
@@ -522,7 +530,7 @@
             }                                                                                       \
         }                                                                                           \
         UNROLL for (int h = 0; h < 2; h++) {                                                        \
-            __global REAL *o_ = out_re + 2 * (ob[0] + (IDX)(h * (VW / 2) * OUT_COUNT));             \
+            __global REAL *o_ = PACKED_REALS(ob[0]) + (IDX)(h * VW * OUT_COUNT);                    \
             for (int v = 0; v < OUT_COUNT; v++) STORE_OUT_V(VLOADV(half_[h] + v * VW), o_ + v * VW); \
         }                                                                                           \
     } while (0)

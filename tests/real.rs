@@ -63,17 +63,24 @@ fn halves_of_eight_parts_in_one_kernel() {
 /// mirrors (two runs of four columns per slot, the slots of a row in order): packed rows off the cache-line
 /// grid (single; double with a pair leaf of 64 points), on it (double, one transform), planar, in place, 2D,
 /// a row of 3 x 8 columns, a short last pass; and where rows are strided, the post-process pass instead.
-/// R2C rows of n/2 + 1 values back to back, which a slot of 8 transforms stores as one block of whole
-/// vectors: a batch that ends in a part slot, double, in place, and 2D rows (8 to a plane) across planes.
+/// R2C rows of n/2 + 1 values and C2R rows of n reals whose half is not a multiple of 8 values, back to
+/// back, which a slot of 8 transforms stores as one block of whole vectors: a batch that ends in a part slot,
+/// double, in place (padded rows, stored row by row), planar, and 2D rows (8 to a plane) across planes.
 #[test]
-fn r2c_rows_back_to_back_store_as_one_block() {
+fn real_rows_back_to_back_store_as_one_block() {
     let r2c = |lengths: &[usize]| RealCase::new(lengths, RealDir::R2C);
+    let c2r = |lengths: &[usize]| RealCase::new(lengths, RealDir::C2R);
     for p in [Prec::Single, Prec::Double] {
         assert_accurate(r2c(&[256]).batch(19).precision(p));
         assert_accurate(r2c(&[1000]).batch(16).precision(p));
+        assert_accurate(c2r(&[1000]).batch(19).precision(p));
+        assert_accurate(c2r(&[100]).batch(16).precision(p).perturbed());
     }
     assert_accurate(r2c(&[256]).batch(9).in_place());
     assert_accurate(r2c(&[256, 8]).batch(3).precision(Prec::Double));
+    assert_accurate(c2r(&[1000]).batch(9).in_place());
+    assert_accurate(c2r(&[100]).batch(8).planar());
+    assert_accurate(c2r(&[1000, 16]).batch(3).precision(Prec::Double));
 }
 
 #[test]

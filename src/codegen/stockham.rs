@@ -400,21 +400,27 @@ impl StockhamKernel {
     /// a single dimension), and the store writes
     /// nothing but each lane's own row: the store then assembles a slot's rows in local memory and writes
     /// them as whole vectors (stockham.cl, PACKED_ROWS), which stream where rows of their own could not.
-    /// Only for the R2C post-process's rows of n + 1 values: measured on PoCL for 2^22 points, R2C single
-    /// 256 ran at 57-58 GFLOPS against 45, 1000 at 57-61 against 43-53, double 256 at 30-34 against 26-27;
-    /// complex rows of 2187 and 3125 points, which take more arithmetic per byte, ran slower (single 2187
-    /// at 39-49 against 57-66).
+    /// Only for the R2C post-process's rows of n + 1 values and the C2R pre-process's rows of 2n reals:
+    /// measured on PoCL for 2^22 points, R2C single 256 ran at 57-58 GFLOPS against 45, 1000 at 57-61
+    /// against 43-53, double 256 at 30-34 against 26-27; C2R single 1000 in 1.46-1.50 ms (min) against
+    /// 1.53-1.62, double 1000 2.41-2.53 against 2.57-2.69, single 100 1.15-1.18 against 1.23; complex rows
+    /// of 2187 and 3125 points, which take more arithmetic per byte, ran slower (single 2187 at 39-49
+    /// against 57-66).
     pub fn packed_rows(&self) -> bool {
         let dim0 = self.batch.first();
+        // Positions count complex values, or reals for adjacent pairs.
+        let row_positions = match (self.out_kind, self.real_stage) {
+            (ElementKind::Complex, RealStage::R2cPost) => self.out_count,
+            (ElementKind::RealPairs { half: 1 }, RealStage::C2rPre) => 2 * self.out_count,
+            _ => return false,
+        };
         self.lanes > 1
             && self.items_per_slot == 1
-            && self.out_kind == ElementKind::Complex
             && !self.out_planar
             && self.out_count % self.lanes != 0
             && self.mode(self.out_kind, self.out_stride, dim0.map(|d| d.out_stride)) == MODE_ROWS
-            && dim0.is_some_and(|d| d.out_stride == self.out_count)
+            && dim0.is_some_and(|d| d.out_stride == row_positions)
             && (self.batch.len() == 1 || self.batch[0].count % self.lanes == 0)
-            && self.real_stage == RealStage::R2cPost
             && self.store_factor.is_none()
             && self.lone_dim.is_none()
             && self.lanes_dft == LanesDft::None

@@ -399,6 +399,29 @@ mod tests {
     }
 
     #[test]
+    fn real_rows_back_to_back_store_as_blocks() {
+        // R2C rows of n / 2 + 1 values and C2R rows of n reals (n / 2 not a multiple of 8 lanes) lie back to
+        // back out of place, also as the rows of a 2D C2R's last pass; padded in place they do not.
+        use TransformKind::{C2R, R2C};
+        let cpu = test_device::cpu();
+        let packed = |kind, lengths: &[usize], in_place| {
+            let problem = test_device::transform(kind, lengths, 16, in_place, Precision::Single);
+            let steps = plan(&problem, &cpu).unwrap().steps;
+            let step = if kind == R2C { steps.first() } else { steps.last() };
+            match step.map(|step| &step.kernel) {
+                Some(KernelSpec::Stockham(k)) => k.packed_rows(),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(packed(R2C, &[1000], false));
+        assert!(packed(C2R, &[1000], false));
+        assert!(packed(C2R, &[100], false));
+        assert!(packed(C2R, &[1000, 64], false));
+        assert!(!packed(C2R, &[1000], true));
+        assert!(!packed(C2R, &[1024], false));
+    }
+
+    #[test]
     fn long_real_axes_stream_into_aligned_scratch_rows() {
         // Rows of n / 2 + 1 values would start the second transform mid-vector, and no pass could stream.
         // R2C: the first four-step pass writes scratch, the second pairs its columns into the output; C2R:
