@@ -79,6 +79,9 @@
  *                                 OUT_COUNT apart, not a multiple of VW): where a slot's lanes are neighbours,
  *                                 the store assembles its VW rows in the local buffer the passes left free and
  *                                 writes the block as whole vectors, which can stream (PACKED_STORE)
+ *   IN_PLACE_PASSES               the passes run in place in one local buffer instead of two (decimation in
+ *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them,
+ *                                 and the store reads X_k from DIF_POSITION(k)
  *   LIVE_LANES                    transforms per slot: VW, or fewer parts of a LANES_DFT_OUT transform, the
  *                                 other lanes repeating the last part and storing nothing
  *   LANES_DFT_IN                  the same on the load of a four-step with VW columns (n = n1 + N n2,
@@ -274,6 +277,87 @@
 
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
 
+#if IN_PLACE_PASSES
+#if P != 1 || REAL_STAGE != STAGE_NONE || MID_MUL || PACKED_ROWS || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
+#error "in-place passes take one work-item per slot and nothing fused into the passes"
+#endif
+/* One in-place decimation-in-frequency pass over blocks of L: y[b*L + m*L/R + k] = w_L^(mk) sum_j w_R^(jm)
+ * x[b*L + j*L/R + k], each butterfly writing where it read. Stockham pass q's twiddles, w_L^(jk), serve as
+ * they are; run from q = NPASS (L = N) down to q = 1, the passes leave X_k at DIF_POSITION(k). */
+#define PASS_IN_PLACE(R, L, OFF, XRE, XIM)                                                          \
+    do {                                                                                            \
+        const int Ls = (L) / (R);                                                                   \
+        for (int g = lid; g < N / (R); g += P) {                                                    \
+            const int k = g % Ls, at = (g / Ls) * (L) + k;                                          \
+            V xr[R], xi[R];                                                                         \
+            UNROLL for (int j = 0; j < (R); j++) {                                                  \
+                xr[j] = XRE[LIX(at + j * Ls)];                                                      \
+                xi[j] = XIM[LIX(at + j * Ls)];                                                      \
+            }                                                                                       \
+            CAT(fft, R)(xr, xi);                                                                    \
+            if (Ls > 1) {                                                                           \
+                UNROLL for (int m = 1; m < (R); m++) {                                              \
+                    __global const REAL *w = tw + 2 * ((OFF) + (m - 1) * Ls + k);                   \
+                    CMUL(xr[m], xi[m], xr[m], xi[m], w[0], w[1]);                                   \
+                }                                                                                   \
+            }                                                                                       \
+            UNROLL for (int m = 0; m < (R); m++) {                                                  \
+                XRE[LIX(at + m * Ls)] = xr[m];                                                      \
+                XIM[LIX(at + m * Ls)] = xi[m];                                                      \
+            }                                                                                       \
+        }                                                                                           \
+        SLOT_BARRIER();                                                                             \
+    } while (0)
+#define STEP_IN_PLACE(q) PASS_IN_PLACE(CAT(PR, q), CAT(PL, q), CAT(PO, q), are, aim)
+
+/* The digit of X_k's position that pass q's radix gives: the first pass (q = NPASS) takes the lowest digit
+ * of k and writes it at the largest stride, N / PR_NPASS. */
+#define DIF_DIGIT(q) (pos_ += (k_ % CAT(PR, q)) * (CAT(PL, q) / CAT(PR, q)), k_ /= CAT(PR, q))
+AI int dif_position(int k_) {
+    int pos_ = 0;
+#if NPASS >= 12
+    DIF_DIGIT(12);
+#endif
+#if NPASS >= 11
+    DIF_DIGIT(11);
+#endif
+#if NPASS >= 10
+    DIF_DIGIT(10);
+#endif
+#if NPASS >= 9
+    DIF_DIGIT(9);
+#endif
+#if NPASS >= 8
+    DIF_DIGIT(8);
+#endif
+#if NPASS >= 7
+    DIF_DIGIT(7);
+#endif
+#if NPASS >= 6
+    DIF_DIGIT(6);
+#endif
+#if NPASS >= 5
+    DIF_DIGIT(5);
+#endif
+#if NPASS >= 4
+    DIF_DIGIT(4);
+#endif
+#if NPASS >= 3
+    DIF_DIGIT(3);
+#endif
+#if NPASS >= 2
+    DIF_DIGIT(2);
+#endif
+#if NPASS >= 1
+    DIF_DIGIT(1);
+#endif
+    return pos_;
+}
+#define DIF_POSITION(k) dif_position(k)
+#else
+#define DIF_POSITION(k) (k)
+#endif
+
 /* w_n^e from the two-level table: low bits index one table, high bits the other. */
 #define ROOT(e, wr, wi) SPLIT_ROOT(PT_OFF + ((e) & tw_mask), tw_hi + ((e) >> tw_shift), wr, wi)
 
@@ -386,8 +470,8 @@
 #else
 #define RESULT(k, xr, xi)                                                                           \
     do {                                                                                            \
-        xr = fre[LIX(k)];                                                                           \
-        xi = fim[LIX(k)];                                                                           \
+        xr = fre[LIX(DIF_POSITION(k))];                                                             \
+        xi = fim[LIX(DIF_POSITION(k))];                                                             \
         STORE_FACTOR(k, xr, xi);                                                                    \
         POST_TWIDDLE(xr, xi, k);                                                                    \
         xr *= scale;                                                                                \
@@ -497,11 +581,11 @@
 #else
 #error "packed rows are interleaved complex values or adjacent real pairs"
 #endif
-/* The slot's VW rows, OUT_COUNT complex values (adjacent real pairs) each, as one block from ob[0]: lane l's row goes to the
- * interleaved values 2 (l OUT_COUNT + k) of the free buffer, the first VW / 2 rows in its real array and the
- * others in its imaginary one (each holds VW / 2 rows: OUT_COUNT <= LN), then each half leaves as OUT_COUNT
- * whole vectors of VW reals. A block starts a multiple of VW complex values into its buffer, so its vectors
- * lie on the vector grid and stream (STORE_OUT_V). */
+/* The slot's VW rows, OUT_COUNT complex values (or adjacent real pairs) each, as one block from ob[0]: lane l's
+ * row goes to the interleaved values 2 (l OUT_COUNT + k) of the free buffer, the first VW / 2 rows in its real
+ * array and the others in its imaginary one (each holds VW / 2 rows: OUT_COUNT <= LN), then each half leaves
+ * as OUT_COUNT whole vectors of VW reals. A block starts a multiple of 2 VW reals into its buffer, so its
+ * vectors lie on the vector grid and stream (STORE_OUT_V). */
 #define PACKED_STORE()                                                                              \
     do {                                                                                            \
         __local REAL *half_[2] = {(__local REAL *)(fre == are ? bre : are),                        \
@@ -672,8 +756,14 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX batch = (IDX)params[P_BATCH];
 
 #ifndef ROWS_IN_REGISTERS
+#if IN_PLACE_PASSES
+    /* Nothing uses a second buffer; B names the first. */
+    __local V lre[1][T][LN], lim[1][T][LN];
+    __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = are, *bim = aim;
+#else
     __local V lre[2][T][LN], lim[2][T][LN];
     __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = lre[1][sl], *bim = lim[1][sl];
+#endif
 #endif
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS || REAL_STAGE == STAGE_C2R_PRE_PAIRS
     __local V kre[T][LN], kim[T][LN];
@@ -1063,7 +1153,46 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     SLOT_BARRIER();
 #endif
 
-    /* ---- Stockham passes, alternating A -> B -> A ..., into F (twice with MID_MUL) ---- */
+    /* ---- Stockham passes, alternating A -> B -> A ..., into F (twice with MID_MUL); or in place in A ---- */
+#if IN_PLACE_PASSES
+    __local V *fre = are, *fim = aim;
+#if NPASS >= 12
+    STEP_IN_PLACE(12);
+#endif
+#if NPASS >= 11
+    STEP_IN_PLACE(11);
+#endif
+#if NPASS >= 10
+    STEP_IN_PLACE(10);
+#endif
+#if NPASS >= 9
+    STEP_IN_PLACE(9);
+#endif
+#if NPASS >= 8
+    STEP_IN_PLACE(8);
+#endif
+#if NPASS >= 7
+    STEP_IN_PLACE(7);
+#endif
+#if NPASS >= 6
+    STEP_IN_PLACE(6);
+#endif
+#if NPASS >= 5
+    STEP_IN_PLACE(5);
+#endif
+#if NPASS >= 4
+    STEP_IN_PLACE(4);
+#endif
+#if NPASS >= 3
+    STEP_IN_PLACE(3);
+#endif
+#if NPASS >= 2
+    STEP_IN_PLACE(2);
+#endif
+#if NPASS >= 1
+    STEP_IN_PLACE(1);
+#endif
+#else
 #if NPASS % 2 == 1
     __local V *fre = bre, *fim = bim;
 #else
@@ -1122,6 +1251,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #error "at most 12 passes"
 #endif
     }
+#endif
 
 #if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
     /* The DFT across the lanes first, back into F: element k then holds Z_(k + N k1) in lane k1, whose

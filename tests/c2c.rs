@@ -145,6 +145,22 @@ fn strided_and_padded_layouts() {
     assert_accurate(Case::new(&[48, 10]).batch(2).strides(&[1, 50], &[1, 50]).dists(520, 520).in_place());
 }
 
+/// CPU leaves in double precision run their passes in place in one local buffer (decimation in frequency,
+/// the output read in digit-reversed order), which gives 4096 points 8 lanes: powers of 16 and mixed
+/// radices, a part slot, both directions, planar, in place, transforms interleaved along columns.
+#[test]
+fn double_leaves_with_passes_in_place() {
+    for n in [4096, 4000, 4095, 3125] {
+        assert_accurate(Case::new(&[n]).batch(11).double());
+    }
+    assert_accurate(Case::new(&[4096]).batch(9).double().backward());
+    assert_accurate(Case::new(&[4096]).batch(8).double().planar(true, false));
+    assert_accurate(Case::new(&[4096]).batch(8).double().planar(true, true).in_place());
+    assert_accurate(Case::new(&[4000]).batch(3).double().in_place());
+    assert_accurate(Case::new(&[4096]).batch(16).strides(&[16], &[16]).dists(1, 1).double());
+    assert_accurate(Case::new(&[4095, 2]).batch(2).double().backward());
+}
+
 #[test]
 fn large_batches_of_small_transforms() {
     assert_accurate(Case::new(&[16]).batch(1001));

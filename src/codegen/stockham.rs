@@ -195,6 +195,9 @@ pub struct StockhamKernel {
     /// The lanes are the interleaved parts of one transform `lanes` times longer, and a radix-`lanes` DFT
     /// across them is one of its four-step's passes, fused (`lanes_dft_fits`).
     pub lanes_dft: LanesDft,
+    /// The passes run in place in one local buffer instead of two (stockham.cl, IN_PLACE_PASSES), so that a
+    /// CPU leaf can take twice the lanes.
+    pub in_place_passes: bool,
 }
 
 /// Where a leaf runs a DFT across its lanes (stockham.cl, LANES_DFT_IN and LANES_DFT_OUT).
@@ -325,6 +328,11 @@ impl StockhamKernel {
         2 * Self::buffer_bytes(n, lanes, slots, pad_shift, precision)
     }
 
+    /// Local memory of a leaf whose passes run in place (`in_place_passes`): one buffer.
+    pub fn in_place_local_bytes(n: usize, lanes: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
+        Self::buffer_bytes(n, lanes, 1, pad_shift, precision)
+    }
+
     /// Local memory of a leaf pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`): a third
     /// buffer keeps the previous slot's FFT, or the mirror block's input.
     pub fn pair_local_bytes(n: usize, lanes: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
@@ -338,6 +346,7 @@ impl StockhamKernel {
             RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
                 Self::pair_local_bytes(self.n, self.lanes, self.pad_shift, self.precision)
             }
+            _ if self.in_place_passes => Self::in_place_local_bytes(self.n, self.lanes, self.pad_shift, self.precision),
             _ => Self::local_bytes(self.n, self.lanes, self.slots_per_group, self.pad_shift, self.precision),
         }
     }
@@ -574,6 +583,7 @@ impl StockhamKernel {
             .flag("LANES_DFT_IN", self.lanes_dft == LanesDft::Load)
             .flag("LANES_DFT_OUT", self.lanes_dft == LanesDft::Store)
             .flag("PACKED_ROWS", self.packed_rows())
+            .flag("IN_PLACE_PASSES", self.in_place_passes)
             .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())
             .set("RT_OFF", stockham_table_len(&self.radices));
         if self.real_stage.split_roots() {
@@ -878,6 +888,7 @@ mod tests {
             lone_dim: None,
             plane_n0: None,
             lanes_dft: LanesDft::None,
+            in_place_passes: false,
         }
     }
 

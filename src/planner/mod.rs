@@ -488,7 +488,11 @@ impl Ctx<'_> {
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
-        let shape = leaf::shape(n, &radices, transforms, source, self.device, problem.precision);
+        let in_place = job.stage == RealStage::None
+            && job.mid_factor.is_none()
+            && job.plane_n0.is_none()
+            && job.lanes_dft == LanesDft::None;
+        let shape = leaf::shape(n, &radices, transforms, source, in_place, self.device, problem.precision);
         let kernel = StockhamKernel {
             precision: problem.precision,
             n,
@@ -517,10 +521,11 @@ impl Ctx<'_> {
             lone_dim,
             plane_n0: job.plane_n0,
             lanes_dft: job.lanes_dft,
+            in_place_passes: shape.in_place_passes,
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
-        let kernel = match leaf::is_cpu(self.device).then(|| StockhamKernel { lanes: REGISTER_LANES, ..kernel.clone() })
-        {
+        let in_registers = || StockhamKernel { lanes: REGISTER_LANES, in_place_passes: false, ..kernel.clone() };
+        let kernel = match leaf::is_cpu(self.device).then(in_registers) {
             Some(in_registers) if in_registers.rows_in_registers() => in_registers,
             _ => kernel,
         };
@@ -676,7 +681,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -692,6 +697,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.post_twiddle.is_some() { " +twiddle" } else { "" },
         if k.streaming_store { " +stream" } else { "" },
         if k.rows_in_registers() { " +registers" } else { "" },
+        if k.in_place_passes { " +in-place passes" } else { "" },
         if k.lanes_dft == LanesDft::None { "" } else { " +dft across lanes" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" },
