@@ -46,6 +46,11 @@ const CPU_STREAMING_BYTES: usize = 8 << 20;
 /// 5.4-5.7 against 4.2-4.8, and 2^24 as 4096 x 4096 (twice the working set) got slower, 65 ms against 57.
 const CPU_WIDE_ROWS_SPAN: usize = 16 << 20;
 const CPU_WIDE_ROW_BYTES: usize = 128;
+/// The lanes of a double-precision CPU pass whose lanes read neighbouring complex values, at any span: 256
+/// bytes per row. Measured on PoCL, 2^22 points a run: the column pass of 256 x 256 took 4.6-4.7 ms against
+/// 5.9-6.0 with 8 lanes; whole transforms 128^3 39 GFLOPS against 30, 2^20 40 against 33, 256^2 38 against
+/// 34, 64^3 38 against 35, 65536 34 against 33, 1024^2 38 against 39.
+const CPU_DOUBLE_WIDE_LANES: usize = 16;
 /// A cache line. A column pass whose rows start off the line grid (Hermitian rows of n / 2 + 1 values) reads
 /// two lines for every 64 bytes of a row with 8 single lanes, three for 128 with 16, so it takes the wider
 /// rows at any span. Measured on PoCL, 2^22 points a run, throughput of the whole transform in single
@@ -336,9 +341,18 @@ pub struct SourceLayout {
     pub lanes_contiguous: bool,
 }
 
+/// What a leaf fuses that constrains its shape.
+#[derive(Debug, Clone, Copy)]
+pub struct Fusions {
+    /// A stage runs between or inside the passes (a real stage, a convolution, a plane, a DFT across lanes).
+    pub into_passes: bool,
+    /// A stage works across the lanes, which must then be 8.
+    pub across_lanes: bool,
+}
+
 /// The shape of a leaf of length `n` carrying `transforms` transforms read as `source` says.
 ///
-/// Where `passes_may_run_in_place` (nothing fused into the passes), a CPU leaf runs its passes in place in one
+/// Where nothing is fused into the passes, a CPU leaf runs its passes in place in one
 /// local buffer in double precision, and in single where two buffers cannot hold its lanes. Double's 8 lanes
 /// fill a 64-byte line per element, and the smaller working set measured faster on PoCL, 2^22 points a run:
 /// c2c double 4096 (8 lanes instead of 4) 4.8-5.0 ms against 5.9-6.0, 1000 43-46 GFLOPS against 39-45,
@@ -350,21 +364,25 @@ pub fn shape(
     radices: &[usize],
     transforms: usize,
     source: SourceLayout,
-    passes_may_run_in_place: bool,
+    fusions: Fusions,
     device: &DeviceInfo,
     precision: Precision,
 ) -> LeafShape {
     let local = device.local_mem_bytes as usize;
     if is_cpu(device) {
         let pad_shift = cpu_pad_shift(n);
-        let wide_lanes = CPU_WIDE_ROW_BYTES / precision.complex_bytes();
+        let (wide_lanes, any_span) = match precision {
+            Precision::Double => (CPU_DOUBLE_WIDE_LANES, true),
+            Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), false),
+        };
         // Only while the wider group's working set stays what CPU_LANES transforms of the longest split leaf use.
         let wide_rows = source.lanes_contiguous
-            && (n * source.row_bytes >= CPU_WIDE_ROWS_SPAN || source.row_bytes % CPU_LINE_BYTES != 0)
+            && !fusions.across_lanes
+            && (any_span || n * source.row_bytes >= CPU_WIDE_ROWS_SPAN || source.row_bytes % CPU_LINE_BYTES != 0)
             && n * wide_lanes * precision.complex_bytes() <= CPU_LANES * CPU_SPLIT_LEAF_BYTES;
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
-        let in_place_passes = passes_may_run_in_place
+        let in_place_passes = !fusions.into_passes
             && (precision == Precision::Double
                 || StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local);
         let local_bytes = |lanes| match in_place_passes {
@@ -445,19 +463,25 @@ mod tests {
     fn column_passes_spanning_16_mib_read_two_cache_lines_per_row() {
         // Rows, then columns: 2048 x 8 bytes x 2048 rows = 32 MiB spanned by each column.
         assert_eq!(lanes_2d(2048, Precision::Single), [8, 16]);
-        // 8 MiB columns, and double precision, whose 8 lanes already read 128 bytes.
+        // 8 MiB columns; double columns of 2048 points, whose 16 lanes would take twice the working set.
         assert_eq!(lanes_2d(1024, Precision::Single), [8, 8]);
         assert_eq!(lanes_2d(2048, Precision::Double), [8, 8]);
     }
 
     #[test]
+    fn double_column_passes_read_256_bytes_per_row() {
+        assert_eq!(lanes_2d(256, Precision::Double), [8, 16]);
+        assert_eq!(lanes_2d(1024, Precision::Double), [8, 16]);
+    }
+
+    #[test]
     fn column_passes_over_rows_off_the_line_grid_read_two_cache_lines_per_row() {
         // R2C 256 x 256: rows then columns over 129-value Hermitian rows (1032 bytes apart); C2R columns
-        // first. Double's 8 lanes already read 128 bytes.
+        // first. Double columns take 16 lanes at any span.
         use crate::planner::TransformKind::{C2R, R2C};
         let real = |kind, precision| lanes_of(&test_device::transform(kind, &[256, 256], 1, false, precision));
         assert_eq!(real(R2C, Precision::Single), [8, 16]);
         assert_eq!(real(C2R, Precision::Single), [16, 8]);
-        assert_eq!(real(R2C, Precision::Double), [8, 8]);
+        assert_eq!(real(R2C, Precision::Double), [8, 16]);
     }
 }

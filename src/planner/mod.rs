@@ -488,11 +488,14 @@ impl Ctx<'_> {
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
-        let in_place = job.stage == RealStage::None
-            && job.mid_factor.is_none()
-            && job.plane_n0.is_none()
-            && job.lanes_dft == LanesDft::None;
-        let shape = leaf::shape(n, &radices, transforms, source, in_place, self.device, problem.precision);
+        let fusions = leaf::Fusions {
+            into_passes: job.stage != RealStage::None
+                || job.mid_factor.is_some()
+                || job.plane_n0.is_some()
+                || job.lanes_dft != LanesDft::None,
+            across_lanes: job.stage.across_lanes() || job.lanes_dft != LanesDft::None,
+        };
+        let shape = leaf::shape(n, &radices, transforms, source, fusions, self.device, problem.precision);
         let kernel = StockhamKernel {
             precision: problem.precision,
             n,
