@@ -249,6 +249,17 @@
  * lane VW - j of row VW - 1 - r. */
 #define MIRROR(a, r) shuffle2((a)[(VW - (r)) % VW], (a)[VW - 1 - (r)], MIRROR_MASK)
 
+/* Parts 1..R-1 of butterfly k of a pass over spans L = R Ls times w_L^(jk), from the pass's table at OFF. */
+#define TWIDDLE_PARTS(R, OFF, Ls, k, xr, xi)                                                        \
+    do {                                                                                            \
+        if ((Ls) > 1) {                                                                             \
+            UNROLL for (int j_ = 1; j_ < (R); j_++) {                                               \
+                __global const REAL *w_ = tw + 2 * ((OFF) + (j_ - 1) * (Ls) + (k));                 \
+                CMUL(xr[j_], xi[j_], xr[j_], xi[j_], w_[0], w_[1]);                                 \
+            }                                                                                       \
+        }                                                                                           \
+    } while (0)
+
 /* One Stockham pass: y[b*L + m*L/R + k] = sum_j w_R^(jm) w_L^(jk) x[g + j*N/R], g = b*L/R + k. */
 #define PASS(R, L, OFF, SRE, SIM, DRE, DIM)                                                         \
     do {                                                                                            \
@@ -260,12 +271,7 @@
                 xr[j] = SRE[LIX(g + j * (N / (R)))];                                                \
                 xi[j] = SIM[LIX(g + j * (N / (R)))];                                                \
             }                                                                                       \
-            if (Ls > 1) {                                                                           \
-                UNROLL for (int j = 1; j < (R); j++) {                                              \
-                    __global const REAL *w = tw + 2 * ((OFF) + (j - 1) * Ls + k);                   \
-                    CMUL(xr[j], xi[j], xr[j], xi[j], w[0], w[1]);                                   \
-                }                                                                                   \
-            }                                                                                       \
+            TWIDDLE_PARTS(R, OFF, Ls, k, xr, xi);                                                   \
             CAT(fft, R)(xr, xi);                                                                    \
             UNROLL for (int m = 0; m < (R); m++) {                                                  \
                 DRE[LIX(b * (L) + m * Ls + k)] = xr[m];                                             \
@@ -295,12 +301,7 @@
                 xi[j] = XIM[LIX(at + j * Ls)];                                                      \
             }                                                                                       \
             CAT(fft, R)(xr, xi);                                                                    \
-            if (Ls > 1) {                                                                           \
-                UNROLL for (int m = 1; m < (R); m++) {                                              \
-                    __global const REAL *w = tw + 2 * ((OFF) + (m - 1) * Ls + k);                   \
-                    CMUL(xr[m], xi[m], xr[m], xi[m], w[0], w[1]);                                   \
-                }                                                                                   \
-            }                                                                                       \
+            TWIDDLE_PARTS(R, OFF, Ls, k, xr, xi);                                                   \
             UNROLL for (int m = 0; m < (R); m++) {                                                  \
                 XRE[LIX(at + m * Ls)] = xr[m];                                                      \
                 XIM[LIX(at + m * Ls)] = xi[m];                                                      \
