@@ -270,8 +270,9 @@ pub(super) fn column_pair_lanes(
 }
 
 /// True when a CPU leaf of `n` points pairing `rows` rows (`RealStage::C2rPrePairs`) has them in pairs of
-/// blocks of its lanes, fits the device's local memory with its third buffer, and either takes `CPU_PAIR_WIDE_LANES` lanes or, with 8, has one element of
-/// all its rows within `CPU_ROW_PAIR_SPAN`, so that the two blocks of a pair share their pages. Measured on
+/// blocks of its lanes, fits the device's local memory with its third buffer, and either takes
+/// `CPU_PAIR_WIDE_LANES` lanes or, with 8, has one element of all its rows within `CPU_ROW_PAIR_SPAN`, so
+/// that the two blocks of a pair share their pages. Measured on
 /// PoCL with 8 lanes, C2R 262144 x 16 (32 rows of 4096 points) took 7.9-8.4 ms paired against 9.5 with a
 /// pre-process pass of its own in double, 5.2 against 5.7 in single; 2^22 (2048 rows, blocks pages apart)
 /// 10.4-10.7 against 9.5-9.7 in double.
