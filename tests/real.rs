@@ -60,9 +60,9 @@ fn halves_of_eight_parts_in_one_kernel() {
 }
 
 /// Halves longer than 8 x 4096 points: R2C pairs the columns of the four-step's last pass with their
-/// mirrors (two runs of four columns per slot, the slots of a row in order): packed rows off the cache-line
-/// grid (single; double with a pair leaf of 64 points), on it (double, one transform), planar, in place, 2D,
-/// a row of 3 x 8 columns, a short last pass; and where rows are strided, the post-process pass instead.
+/// mirrors (two runs of four columns per slot, the slots of a row in order), in a pair leaf of up to 2048
+/// points in single and 1024 in double: packed rows off the cache-line grid, on it (one transform), planar,
+/// in place, 2D, a row of 3 x 8 columns; and where rows are strided, the post-process pass instead.
 /// R2C rows of n/2 + 1 values and C2R rows of n reals whose half is not a multiple of 8 values, back to
 /// back, which a slot of 8 transforms stores as one block of whole vectors: a batch that ends in a part slot,
 /// double, in place (padded rows, stored row by row), planar, and 2D rows (8 to a plane) across planes.
@@ -90,7 +90,7 @@ fn long_r2c_pairs_columns_with_their_mirrors() {
         assert_accurate(r2c(&[n]).batch(3));
         assert_accurate(r2c(&[n]).precision(Prec::Double));
     }
-    // Single precision pairs from 2^18 (64 x 2048), with 16 lanes; double from 2^17 (16 x 4096).
+    // Single precision pairs 2^18 as 2048 x 64, with 16 lanes; double 2^17 as 1024 x 64, with 8.
     assert_accurate(r2c(&[1 << 18]).batch(2).planar());
     assert_accurate(r2c(&[1 << 18]).batch(2).in_place());
     assert_accurate(r2c(&[1 << 18, 3]));

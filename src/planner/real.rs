@@ -159,7 +159,13 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     }
     // The last pass's columns: all in one batch dimension, or k3 + c k2 over two, whose runs of four
     // columns must not cross from one k2 to the next.
-    let split = fourstep::split(ctx, whole)?;
+    let split = match fourstep::split(ctx, whole)? {
+        Split::Two { rows, .. } => {
+            let rows = pair_leaf_rows(ctx, m, rows);
+            Split::Two { rows, columns: m / rows }
+        }
+        three => three,
+    };
     let (rows, columns, runs_whole) = match split {
         Split::Two { rows, columns } => (rows, columns, true),
         Split::Three { rows, middle, columns } => (rows, middle * columns, columns % (REGISTER_LANES / 2) == 0),
@@ -168,6 +174,35 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     let aligned = on_lines || rows >= OFF_GRID_MIN_PAIR_LEAF;
     (columns % REGISTER_LANES == 0 && runs_whole && fits && aligned).then_some(split)
 }
+
+/// The rows of a two-pass split of `m` whose last pass pairs columns: the default split's, or a longer pair
+/// leaf of up to `CPU_PAIR_LONG_LEAF_SINGLE` or `_DOUBLE` points, whose first pass is then the shorter.
+/// Measured on PoCL, 2^22 points a run, R2C ms (median of 20): double 65536 (m = 2^15) 6.3-6.5 as 16 x 2048
+/// against 5.0 as 1024 x 32 (5.1-5.4 as 2048 x 16); double 262144 6.2-6.6 as 64 x 2048 against 5.1-5.2 as
+/// 1024 x 128 (5.0-5.2 as 2048 x 64); double 2^20 6.2 as 1024 x 512 against 6.6 as 2048 x 256; single
+/// 262144 4.3 with a post-process pass of its own (32 x 4096) against 3.6-3.8 as 2048 x 64; single 2^20
+/// 4.7-5.5 as 1024 x 512 against 4.4-4.9 as 2048 x 256; single 131072 4.0 with a pass of its own against
+/// 3.4 as 2048 x 32.
+fn pair_leaf_rows(ctx: &Ctx, m: usize, default_rows: usize) -> usize {
+    let (device, precision) = (ctx.device, ctx.problem.precision);
+    let max_first = leaf::max_split_leaf(device, precision);
+    let long_leaf = match precision {
+        Precision::Single => CPU_PAIR_LONG_LEAF_SINGLE,
+        Precision::Double => CPU_PAIR_LONG_LEAF_DOUBLE,
+    };
+    let longer = factor::divisors(m).into_iter().filter(|&rows| {
+        let columns = m / rows;
+        rows <= long_leaf
+            && columns % REGISTER_LANES == 0
+            && columns <= max_first
+            && leaf::pair_leaf_fits(rows, device, precision)
+    });
+    longer.max().map_or(default_rows, |rows| rows.max(default_rows))
+}
+
+/// The longest pair leaf `pair_leaf_rows` lengthens a shorter one to, per precision (see there).
+const CPU_PAIR_LONG_LEAF_SINGLE: usize = 2048;
+const CPU_PAIR_LONG_LEAF_DOUBLE: usize = 1024;
 
 /// The shortest pair leaf whose rows may start off the cache-line grid (always, in single precision: the
 /// mirrors' half vectors are half lines). Measured on PoCL, 2^22 points a run, the post-process fused
@@ -338,18 +373,25 @@ mod tests {
         assert_eq!(stages(R2C, 1 << 14, &cpu), ["None", "R2cPostLanes"]);
         assert_eq!(stages(C2R, 1 << 14, &cpu), ["C2rPreLanes", "None"]);
         assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
-        // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors with a pair
-        // leaf of 64 points or more (2^17 = 64 x 2048, not 2^16 = 16 x 4096 for 32 transforms), or in double
-        // over rows that start on a cache line (not the second of 64 packed rows of 2^15 + 1 values, 2^15 =
-        // 16 x 2048); C2R pairs the rows of its first pass (32 x 4096 with 8 lanes, 1024 x 512 with 16);
-        // GPUs keep a pass of their own for the stage.
+        // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in a pair
+        // leaf lengthened up to 2048 points in single, 1024 in double (2^17 = 2048 x 64 in single, 2^15 =
+        // 1024 x 32 in double, not 16 x 4096 and 16 x 2048), or without whole vectors of columns (3^9) keeps
+        // a pass of its own; C2R pairs the rows of its first pass (32 x 4096 with 8 lanes, 1024 x 512 with
+        // 16); GPUs keep a pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
-        let batch = test_device::transform(R2C, &[1 << 17], 32, false, Precision::Single);
-        let last = plan(&batch, &cpu).unwrap().steps.pop().map(|step| step.kernel);
-        assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
-        let many = test_device::transform(R2C, &[1 << 16], 64, false, Precision::Double);
-        let last = plan(&many, &cpu).unwrap().steps.pop().map(|step| step.kernel);
+        let pair_leaf = |n: usize, batch: usize, precision| {
+            let problem = test_device::transform(R2C, &[n], batch, false, precision);
+            match plan(&problem, &cpu).unwrap().steps.pop().map(|step| step.kernel) {
+                Some(KernelSpec::Stockham(k)) => (format!("{:?}", k.real_stage), k.n),
+                other => panic!("{other:?}"),
+            }
+        };
+        let pairs = "R2cPostPairs { column_dims: 1 }".to_string();
+        assert_eq!(pair_leaf(1 << 17, 32, Precision::Single), (pairs.clone(), 2048));
+        assert_eq!(pair_leaf(1 << 16, 64, Precision::Double), (pairs, 1024));
+        let ternary = test_device::transform(R2C, &[2 * 19683], 4, false, Precision::Single);
+        let last = plan(&ternary, &cpu).unwrap().steps.pop().map(|step| step.kernel);
         assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
         assert_eq!(stages(C2R, 1 << 18, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
