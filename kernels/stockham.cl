@@ -80,8 +80,8 @@
  *                                 the store assembles its VW rows in the local buffer the passes left free and
  *                                 writes the block as whole vectors, which can stream (PACKED_STORE)
  *   IN_PLACE_PASSES               the passes run in place in one local buffer instead of two (decimation in
- *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them,
- *                                 and the store reads X_k from DIF_POSITION(k)
+ *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them
+ *                                 but a twin split on the store, which reads X_k from DIF_POSITION(k)
  *   LIVE_LANES                    transforms per slot: VW, or fewer parts of a LANES_DFT_OUT transform, the
  *                                 other lanes repeating the last part and storing nothing
  *   LANES_DFT_IN                  the same on the load of a four-step with VW columns (n = n1 + N n2,
@@ -284,8 +284,8 @@
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
 
 #if IN_PLACE_PASSES
-#if P != 1 || REAL_STAGE != STAGE_NONE || MID_MUL || PACKED_ROWS || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
-#error "in-place passes take one work-item per slot and nothing fused into the passes"
+#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT) || MID_MUL || PACKED_ROWS || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
+#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split"
 #endif
 /* One in-place decimation-in-frequency pass over blocks of L: y[b*L + m*L/R + k] = w_L^(mk) sum_j w_R^(jm)
  * x[b*L + j*L/R + k], each butterfly writing where it read. Stockham pass q's twiddles, w_L^(jk), serve as
@@ -451,8 +451,8 @@ AI int dif_position(int k_) {
  * second. */
 #define RESULT(k, xr, xi)                                                                           \
     do {                                                                                            \
-        int b_ = (N - (k)) % N;                                                                     \
-        V ar_ = fre[LIX(k)], ai_ = fim[LIX(k)], br_ = fre[LIX(b_)], bi_ = fim[LIX(b_)];             \
+        int a_ = DIF_POSITION(k), b_ = DIF_POSITION((N - (k)) % N);                                 \
+        V ar_ = fre[LIX(a_)], ai_ = fim[LIX(a_)], br_ = fre[LIX(b_)], bi_ = fim[LIX(b_)];           \
         xr = twin ? ai_ + bi_ : ar_ + br_;                                                          \
         xi = twin ? br_ - ar_ : ai_ - bi_;                                                          \
         xr *= K(0.5) * scale;                                                                       \

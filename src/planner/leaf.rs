@@ -345,7 +345,8 @@ pub struct SourceLayout {
 /// What a leaf fuses that constrains its shape.
 #[derive(Debug, Clone, Copy)]
 pub struct Fusions {
-    /// A stage runs between or inside the passes (a real stage, a convolution, a plane, a DFT across lanes).
+    /// A stage runs between or inside the passes (a real stage but an R2C twin split, which reads its
+    /// spectra on the store; a convolution, a plane, a DFT across lanes).
     pub into_passes: bool,
     /// A stage works across the lanes, which must then be 8.
     pub across_lanes: bool,
@@ -358,7 +359,8 @@ pub struct Fusions {
 /// fill a 64-byte line per element, and the smaller working set measured faster on PoCL, 2^22 points a run:
 /// c2c double 4096 (8 lanes instead of 4) 4.8-5.0 ms against 5.9-6.0, 1000 43-46 GFLOPS against 39-45,
 /// 1024 47-49 against 43, 2187 47-48 against 44, 3125 41-43 against 36-39, 1024^2 37-38 against 35, 2^20
-/// 35 against 32-33; 16807 39-40 against 40 and 64 to 256^2 within noise. Single precision measured slower
+/// 35 against 32-33; 16807 39-40 against 40 and 64 to 256^2 within noise; r2c double 3125 (odd twins)
+/// 2.7-2.8 ms against 3.0-3.1 (min of 20), 2187 2.5-2.6 against 2.6-2.7. Single precision measured slower
 /// in place (1000 65-69 against 74-77, 2187 50-62 against 57-67).
 pub fn shape(
     n: usize,

@@ -488,8 +488,9 @@ impl Ctx<'_> {
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
+        // An R2C twin split reads its two spectra on the store only, as the in-place passes leave them.
         let fusions = leaf::Fusions {
-            into_passes: job.stage != RealStage::None
+            into_passes: !matches!(job.stage, RealStage::None | RealStage::TwinSplit { .. })
                 || job.mid_factor.is_some()
                 || job.plane_n0.is_some()
                 || job.lanes_dft != LanesDft::None,

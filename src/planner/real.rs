@@ -426,6 +426,16 @@ mod tests {
     }
 
     #[test]
+    fn double_twin_splits_run_their_passes_in_place() {
+        let leaf = |precision| match steps(TransformKind::R2C, 3125, precision, &test_device::cpu()).pop() {
+            Some(Step { kernel: KernelSpec::Stockham(k), .. }) => (format!("{:?}", k.real_stage), k.in_place_passes),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(leaf(Precision::Double), ("TwinSplit { twin_out: 1563 }".to_string(), true));
+        assert_eq!(leaf(Precision::Single), ("TwinSplit { twin_out: 1563 }".to_string(), false));
+    }
+
+    #[test]
     fn odd_twins_pair_across_the_lanes_of_one_kernel() {
         // 17 pairs of 16807 = 7 x 2401: one kernel merges them on the load (C2R) or splits them on the
         // store (R2C); in place an odd count, whose middle transform two pairs read, pairs through scratch.
