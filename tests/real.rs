@@ -101,11 +101,11 @@ fn long_r2c_pairs_columns_with_their_mirrors() {
     assert_accurate(r2c(&[1 << 17]).batch(2).spread(2).precision(Prec::Double));
 }
 
-/// Halves of few long rows (32 x 4096 and 64 x 4096 points, blocks of 8 rows) or of many (512 x 512 in
-/// double and 1024 x 512, blocks of 16): C2R pre-processes in the four-step's first pass, which loads row
-/// blocks in pairs with their mirrors. Packed rows off the cache-line grid, double, planar, in place, 2D,
-/// redundant imaginary parts of the DC and Nyquist values; strided rows run the pre-process as a pass of
-/// its own.
+/// Halves of few long rows (64 x 2048 points in single, blocks of 8 rows) or of many (1024 x 128 and
+/// 1024 x 256 in double, 1024 x 512, blocks of 16): C2R pre-processes in the four-step's first pass, which
+/// loads row blocks in pairs with their mirrors. Packed rows off the cache-line grid, double, planar, in
+/// place, 2D, redundant imaginary parts of the DC and Nyquist values; strided rows run the pre-process as a
+/// pass of its own.
 #[test]
 fn long_c2r_pairs_rows_with_their_mirrors() {
     let c2r = |lengths: &[usize]| RealCase::new(lengths, RealDir::C2R);

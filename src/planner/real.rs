@@ -161,7 +161,13 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     // columns must not cross from one k2 to the next.
     let split = match fourstep::split(ctx, whole)? {
         Split::Two { rows, .. } => {
-            let rows = pair_leaf_rows(ctx, m, rows);
+            let (device, precision) = (ctx.device, ctx.problem.precision);
+            let limit = match precision {
+                Precision::Single => CPU_R2C_LONG_LAST_SINGLE,
+                Precision::Double => CPU_R2C_LONG_LAST_DOUBLE,
+            };
+            let fits = |rows, columns| columns % REGISTER_LANES == 0 && leaf::pair_leaf_fits(rows, device, precision);
+            let rows = long_last_pass(ctx, m, rows, limit, fits);
             Split::Two { rows, columns: m / rows }
         }
         three => three,
@@ -175,34 +181,32 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     (columns % REGISTER_LANES == 0 && runs_whole && fits && aligned).then_some(split)
 }
 
-/// The rows of a two-pass split of `m` whose last pass pairs columns: the default split's, or a longer pair
-/// leaf of up to `CPU_PAIR_LONG_LEAF_SINGLE` or `_DOUBLE` points, whose first pass is then the shorter.
-/// Measured on PoCL, 2^22 points a run, R2C ms (median of 20): double 65536 (m = 2^15) 6.3-6.5 as 16 x 2048
-/// against 5.0 as 1024 x 32 (5.1-5.4 as 2048 x 16); double 262144 6.2-6.6 as 64 x 2048 against 5.1-5.2 as
-/// 1024 x 128 (5.0-5.2 as 2048 x 64); double 2^20 6.2 as 1024 x 512 against 6.6 as 2048 x 256; single
-/// 262144 4.3 with a post-process pass of its own (32 x 4096) against 3.6-3.8 as 2048 x 64; single 2^20
-/// 4.7-5.5 as 1024 x 512 against 4.4-4.9 as 2048 x 256; single 131072 4.0 with a pass of its own against
-/// 3.4 as 2048 x 32.
-fn pair_leaf_rows(ctx: &Ctx, m: usize, default_rows: usize) -> usize {
-    let (device, precision) = (ctx.device, ctx.problem.precision);
-    let max_first = leaf::max_split_leaf(device, precision);
-    let long_leaf = match precision {
-        Precision::Single => CPU_PAIR_LONG_LEAF_SINGLE,
-        Precision::Double => CPU_PAIR_LONG_LEAF_DOUBLE,
-    };
+/// The rows of a two-pass split of `m`: the default split's, or more, up to `limit`, that `fit` (rows,
+/// columns) with a first pass of one kernel; the first pass is then the shorter. Measured on PoCL, 2^22
+/// points a run, ms (median of 20):
+/// - R2C, whose last pass pairs columns: double 65536 (m = 2^15) 6.3-6.5 as 16 x 2048 against 5.0 as
+///   1024 x 32 (5.1-5.4 as 2048 x 16); double 262144 6.2-6.6 as 64 x 2048 against 5.1-5.2 as 1024 x 128
+///   (5.0-5.2 as 2048 x 64); double 2^20 6.2 as 1024 x 512 against 6.6 as 2048 x 256; single 262144 4.3
+///   with a post-process pass of its own (32 x 4096) against 3.6-3.8 as 2048 x 64; single 2^20 4.7-5.5 as
+///   1024 x 512 against 4.4-4.9 as 2048 x 256; single 131072 4.0 with a pass of its own against 3.4 as
+///   2048 x 32.
+/// - C2R, whose first pass pairs rows: double 65536 4.7-5.0 as 16 x 2048 against 4.45-4.65 as 1024 x 32;
+///   double 262144 5.0-5.6 as 64 x 2048 against 4.65-4.8 as 1024 x 128 (4.9-5.0 as 256 x 512). Single
+///   262144 measured slower so (3.1-3.2 min as 32 x 4096 against 3.6-3.7 as 1024 x 128).
+fn long_last_pass(ctx: &Ctx, m: usize, default_rows: usize, limit: usize, fit: impl Fn(usize, usize) -> bool) -> usize {
+    let max_first = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
     let longer = factor::divisors(m).into_iter().filter(|&rows| {
         let columns = m / rows;
-        rows <= long_leaf
-            && columns % REGISTER_LANES == 0
-            && columns <= max_first
-            && leaf::pair_leaf_fits(rows, device, precision)
+        rows <= limit && columns <= max_first && fit(rows, columns)
     });
     longer.max().map_or(default_rows, |rows| rows.max(default_rows))
 }
 
-/// The longest pair leaf `pair_leaf_rows` lengthens a shorter one to, per precision (see there).
-const CPU_PAIR_LONG_LEAF_SINGLE: usize = 2048;
-const CPU_PAIR_LONG_LEAF_DOUBLE: usize = 1024;
+/// The longest last pass `long_last_pass` lengthens a shorter one to: R2C's pair leaf in single and in
+/// double, C2R's last pass in double.
+const CPU_R2C_LONG_LAST_SINGLE: usize = 2048;
+const CPU_R2C_LONG_LAST_DOUBLE: usize = 1024;
+const CPU_C2R_LONG_LAST_DOUBLE: usize = 1024;
 
 /// The shortest pair leaf whose rows may start off the cache-line grid (always, in single precision: the
 /// mirrors' half vectors are half lines). Measured on PoCL, 2^22 points a run, the post-process fused
@@ -224,7 +228,15 @@ fn paired_rows(ctx: &Ctx, whole: &Job) -> Option<Split> {
     if whole.fft.in_mul * input.stride(whole.fft.in_axis) != 1 {
         return None;
     }
-    let split = fourstep::split(ctx, whole)?;
+    let (device, precision) = (ctx.device, ctx.problem.precision);
+    let split = match fourstep::split(ctx, whole)? {
+        Split::Two { rows, .. } if precision == Precision::Double => {
+            let fits = |rows, columns| leaf::row_pairs_fit(columns, rows, device, precision);
+            let rows = long_last_pass(ctx, m, rows, CPU_C2R_LONG_LAST_DOUBLE, fits);
+            Split::Two { rows, columns: m / rows }
+        }
+        split => split,
+    };
     let (rows, first) = match split {
         Split::Two { rows, columns } => (rows, columns),
         Split::Three { rows, middle, columns } => (rows * middle, columns),
@@ -380,16 +392,23 @@ mod tests {
         // 16); GPUs keep a pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
-        let pair_leaf = |n: usize, batch: usize, precision| {
-            let problem = test_device::transform(R2C, &[n], batch, false, precision);
-            match plan(&problem, &cpu).unwrap().steps.pop().map(|step| step.kernel) {
+        // The pairing pass: R2C's last, C2R's first.
+        let pair_leaf = |kind, n: usize, batch: usize, precision| {
+            let problem = test_device::transform(kind, &[n], batch, false, precision);
+            let mut steps = plan(&problem, &cpu).unwrap().steps;
+            let step = if kind == R2C { steps.pop() } else { steps.into_iter().next() };
+            match step.map(|step| step.kernel) {
                 Some(KernelSpec::Stockham(k)) => (format!("{:?}", k.real_stage), k.n),
                 other => panic!("{other:?}"),
             }
         };
         let pairs = "R2cPostPairs { column_dims: 1 }".to_string();
-        assert_eq!(pair_leaf(1 << 17, 32, Precision::Single), (pairs.clone(), 2048));
-        assert_eq!(pair_leaf(1 << 16, 64, Precision::Double), (pairs, 1024));
+        assert_eq!(pair_leaf(R2C, 1 << 17, 32, Precision::Single), (pairs.clone(), 2048));
+        assert_eq!(pair_leaf(R2C, 1 << 16, 64, Precision::Double), (pairs, 1024));
+        // C2R in double lengthens the last pass instead (2^17 = 1024 x 128, not 64 x 2048).
+        let row_pairs = "C2rPrePairs".to_string();
+        assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Double), (row_pairs.clone(), 128));
+        assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Single), (row_pairs, 4096));
         let ternary = test_device::transform(R2C, &[2 * 19683], 4, false, Precision::Single);
         let last = plan(&ternary, &cpu).unwrap().steps.pop().map(|step| step.kernel);
         assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
