@@ -325,12 +325,21 @@ impl StockhamKernel {
 
     /// Local memory for a transform of `n` points: two ping-pong buffers of padded vectors.
     pub fn local_bytes(n: usize, lanes: usize, slots: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
-        2 * Self::buffer_bytes(n, lanes, slots, pad_shift, precision)
+        Self::passes_local_bytes(n, lanes, slots, pad_shift, precision, false)
     }
 
-    /// Local memory of a leaf whose passes run in place (`in_place_passes`): one buffer.
-    pub fn in_place_local_bytes(n: usize, lanes: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
-        Self::buffer_bytes(n, lanes, 1, pad_shift, precision)
+    /// Local memory for the passes of a transform of `n` points: one buffer where they run in place
+    /// (`in_place_passes`), two ping-pong buffers otherwise.
+    pub fn passes_local_bytes(
+        n: usize,
+        lanes: usize,
+        slots: usize,
+        pad_shift: Option<u32>,
+        precision: Precision,
+        in_place: bool,
+    ) -> usize {
+        let buffers = if in_place { 1 } else { 2 };
+        buffers * Self::buffer_bytes(n, lanes, slots, pad_shift, precision)
     }
 
     /// Local memory of a leaf pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`): a third
@@ -346,8 +355,10 @@ impl StockhamKernel {
             RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
                 Self::pair_local_bytes(self.n, self.lanes, self.pad_shift, self.precision)
             }
-            _ if self.in_place_passes => Self::in_place_local_bytes(self.n, self.lanes, self.pad_shift, self.precision),
-            _ => Self::local_bytes(self.n, self.lanes, self.slots_per_group, self.pad_shift, self.precision),
+            _ => {
+                let (n, lanes, slots) = (self.n, self.lanes, self.slots_per_group);
+                Self::passes_local_bytes(n, lanes, slots, self.pad_shift, self.precision, self.in_place_passes)
+            }
         }
     }
 

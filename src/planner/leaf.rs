@@ -388,10 +388,8 @@ pub fn shape(
         let in_place_passes = !fusions.into_passes
             && (precision == Precision::Double
                 || StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local);
-        let local_bytes = |lanes| match in_place_passes {
-            true => StockhamKernel::in_place_local_bytes(n, lanes, pad_shift, precision),
-            false => StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision),
-        };
+        let local_bytes =
+            |lanes| StockhamKernel::passes_local_bytes(n, lanes, 1, pad_shift, precision, in_place_passes);
         while lanes > 1 && local_bytes(lanes) > local {
             lanes /= 2;
         }
