@@ -159,19 +159,13 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     }
     // The last pass's columns: all in one batch dimension, or k3 + c k2 over two, whose runs of four
     // columns must not cross from one k2 to the next.
-    let split = match fourstep::split(ctx, whole)? {
-        Split::Two { rows, .. } => {
-            let (device, precision) = (ctx.device, ctx.problem.precision);
-            let limit = match precision {
-                Precision::Single => CPU_R2C_LONG_LAST_SINGLE,
-                Precision::Double => CPU_R2C_LONG_LAST_DOUBLE,
-            };
-            let fits = |rows, columns| columns % REGISTER_LANES == 0 && leaf::pair_leaf_fits(rows, device, precision);
-            let rows = long_last_pass(ctx, m, rows, limit, fits);
-            Split::Two { rows, columns: m / rows }
-        }
-        three => three,
+    let (device, precision) = (ctx.device, ctx.problem.precision);
+    let limit = match precision {
+        Precision::Single => CPU_R2C_LONG_LAST_SINGLE,
+        Precision::Double => CPU_R2C_LONG_LAST_DOUBLE,
     };
+    let fits = |rows, columns| columns % REGISTER_LANES == 0 && leaf::pair_leaf_fits(rows, device, precision);
+    let split = long_last_pass(ctx, fourstep::split(ctx, whole)?, limit, fits);
     let (rows, columns, runs_whole) = match split {
         Split::Two { rows, columns } => (rows, columns, true),
         Split::Three { rows, middle, columns } => (rows, middle * columns, columns % (REGISTER_LANES / 2) == 0),
@@ -181,9 +175,9 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     (columns % REGISTER_LANES == 0 && runs_whole && fits && aligned).then_some(split)
 }
 
-/// The rows of a two-pass split of `m`: the default split's, or more, up to `limit`, that `fit` (rows,
-/// columns) with a first pass of one kernel; the first pass is then the shorter. Measured on PoCL, 2^22
-/// points a run, ms (median of 20):
+/// `split` with its last pass lengthened: a two-pass split takes the most rows, up to `limit`, that `fit`
+/// (rows, columns) with a first pass of one kernel, where that is more than its own; the first pass is then
+/// the shorter. A three-pass split stays as it is. Measured on PoCL, 2^22 points a run, ms (median of 20):
 /// - R2C, whose last pass pairs columns: double 65536 (m = 2^15) 6.3-6.5 as 16 x 2048 against 5.0 as
 ///   1024 x 32 (5.1-5.4 as 2048 x 16); double 262144 6.2-6.6 as 64 x 2048 against 5.1-5.2 as 1024 x 128
 ///   (5.0-5.2 as 2048 x 64); double 2^20 6.2 as 1024 x 512 against 6.6 as 2048 x 256; single 262144 4.3
@@ -193,13 +187,16 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
 /// - C2R, whose first pass pairs rows: double 65536 4.7-5.0 as 16 x 2048 against 4.45-4.65 as 1024 x 32;
 ///   double 262144 5.0-5.6 as 64 x 2048 against 4.65-4.8 as 1024 x 128 (4.9-5.0 as 256 x 512). Single
 ///   262144 measured slower so (3.1-3.2 min as 32 x 4096 against 3.6-3.7 as 1024 x 128).
-fn long_last_pass(ctx: &Ctx, m: usize, default_rows: usize, limit: usize, fit: impl Fn(usize, usize) -> bool) -> usize {
+fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usize) -> bool) -> Split {
+    let Split::Two { rows: own, columns } = split else { return split };
+    let m = own * columns;
     let max_first = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
     let longer = factor::divisors(m).into_iter().filter(|&rows| {
         let columns = m / rows;
         rows <= limit && columns <= max_first && fit(rows, columns)
     });
-    longer.max().map_or(default_rows, |rows| rows.max(default_rows))
+    let rows = longer.max().map_or(own, |rows| rows.max(own));
+    Split::Two { rows, columns: m / rows }
 }
 
 /// The longest last pass `long_last_pass` lengthens a shorter one to: R2C's pair leaf in single and in
@@ -229,13 +226,13 @@ fn paired_rows(ctx: &Ctx, whole: &Job) -> Option<Split> {
         return None;
     }
     let (device, precision) = (ctx.device, ctx.problem.precision);
-    let split = match fourstep::split(ctx, whole)? {
-        Split::Two { rows, .. } if precision == Precision::Double => {
+    let split = fourstep::split(ctx, whole)?;
+    let split = match precision {
+        Precision::Double => {
             let fits = |rows, columns| leaf::row_pairs_fit(columns, rows, device, precision);
-            let rows = long_last_pass(ctx, m, rows, CPU_C2R_LONG_LAST_DOUBLE, fits);
-            Split::Two { rows, columns: m / rows }
+            long_last_pass(ctx, split, CPU_C2R_LONG_LAST_DOUBLE, fits)
         }
-        split => split,
+        Precision::Single => split,
     };
     let (rows, first) = match split {
         Split::Two { rows, columns } => (rows, columns),
