@@ -81,7 +81,8 @@
  *                                 writes the block as whole vectors, which can stream (PACKED_STORE)
  *   IN_PLACE_PASSES               the passes run in place in one local buffer instead of two (decimation in
  *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them
- *                                 but a twin split on the store, which reads X_k from DIF_POSITION(k)
+ *                                 but a twin split on the store, which reads X_k from DIF_POSITION(k), or
+ *                                 an odd twin merge on the load, which loads Y_n at element N - n
  *   LIVE_LANES                    transforms per slot: VW, or fewer parts of a LANES_DFT_OUT transform, the
  *                                 other lanes repeating the last part and storing nothing
  *   LANES_DFT_IN                  the same on the load of a four-step with VW columns (n = n1 + N n2,
@@ -284,8 +285,11 @@
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
 
 #if IN_PLACE_PASSES
-#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT) || MID_MUL || PACKED_ROWS || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
-#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split"
+#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE) || MID_MUL || PACKED_ROWS || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
+#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split or merge"
+#endif
+#if REAL_STAGE == STAGE_TWIN_MERGE && N % 2 == 0
+#error "an in-place twin merge loads Y_n at N - n, which only an odd N keeps clear of the X_n it loads"
 #endif
 /* One in-place decimation-in-frequency pass over blocks of L: y[b*L + m*L/R + k] = w_L^(mk) sum_j w_R^(jm)
  * x[b*L + j*L/R + k], each butterfly writing where it read. Stockham pass q's twiddles, w_L^(jk), serve as
@@ -979,6 +983,12 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #else
     /* ---- load IN_COUNT elements into the load buffer (the twin merge's second transform into B) ---- */
+#if IN_PLACE_PASSES && REAL_STAGE == STAGE_TWIN_MERGE
+    /* One buffer: the second transform loads mirrored, Y_n to element N - n (Y_0 to N, the buffer's spare),
+     * which X_n for n <= N / 2 leaves free and where the merge of n reads it. */
+#undef LIN
+#define LIN(n) (twin ? LIX(N - (n)) : LIX(n))
+#endif
     for (int twin = 0; twin < TWIN_LOADS; twin++) {
 #if REAL_STAGE == STAGE_C2R_PRE || REAL_STAGE == STAGE_C2R_PRE_LANES
     __local V *lre_in = bre, *lim_in = bim;
@@ -1099,9 +1109,15 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #elif REAL_STAGE == STAGE_TWIN_MERGE
     /* A backward transform's passes take conjugated data, conj(X) and conj(Y) as loaded here (conj_in says
      * whether the load or the pass before conjugated): A, B -> conj(Z) in A, Z = X + i Y, with
-     * Z_N-k = conj(X_k) + i conj(Y_k); the DC's imaginary parts are redundant. Each k writes only k and N - k. */
+     * Z_N-k = conj(X_k) + i conj(Y_k); the DC's imaginary parts are redundant. Each k writes only k and N - k
+     * (in place, where it read X_k and Y_k). */
+#if IN_PLACE_PASSES
+#define TWIN_Y(k) LIX(N - (k))
+#else
+#define TWIN_Y(k) LIX(k)
+#endif
     for (int k = lid; k <= N / 2; k += P) {
-        V ar = are[LIX(k)], ai = aim[LIX(k)], br = bre[LIX(k)], bi = bim[LIX(k)];
+        V ar = are[LIX(k)], ai = aim[LIX(k)], br = bre[TWIN_Y(k)], bi = bim[TWIN_Y(k)];
         if (k == 0) {
             ai = (V)(0);
             bi = (V)(0);

@@ -127,9 +127,11 @@ fn long_c2r_pairs_rows_with_their_mirrors() {
 fn odd_leaves_run_transforms_in_twins() {
     // One kernel loads x and y and transforms x + i y along any batch of two or more (an odd count shares
     // its middle transform between two pairs, except in place, where an odd count runs one by one); in 2D
-    // and 3D along an outer axis; planar, strided, in place. In double, R2C runs the passes in place and
-    // splits the spectra from their digit-reversed positions.
+    // and 3D along an outer axis; planar, strided, in place. In double the passes run in place: R2C splits
+    // the spectra from their digit-reversed positions, C2R loads the second spectrum mirrored beside the
+    // first (with redundant imaginary parts that it must ignore).
     assert_accurate(RealCase::new(&[3125], RealDir::R2C).batch(5).precision(Prec::Double));
+    assert_accurate(RealCase::new(&[3125], RealDir::C2R).batch(5).precision(Prec::Double).perturbed());
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {
             for (n, batch) in [(3, 2), (15, 4), (81, 5), (2187, 2)] {

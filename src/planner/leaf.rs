@@ -346,7 +346,8 @@ pub struct SourceLayout {
 #[derive(Debug, Clone, Copy)]
 pub struct Fusions {
     /// A stage runs between or inside the passes (a real stage but an R2C twin split, which reads its
-    /// spectra on the store; a convolution, a plane, a DFT across lanes).
+    /// spectra on the store, or an odd C2R twin merge, which loads both into one buffer; a convolution, a
+    /// plane, a DFT across lanes).
     pub into_passes: bool,
     /// A stage works across the lanes, which must then be 8.
     pub across_lanes: bool,

@@ -488,9 +488,11 @@ impl Ctx<'_> {
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
-        // An R2C twin split reads its two spectra on the store only, as the in-place passes leave them.
+        // An R2C twin split reads its two spectra on the store only, as the in-place passes leave them; an
+        // odd C2R twin merge loads its second spectrum into the half of the buffer that the first leaves free.
+        let twin_merge_in_place = matches!(job.stage, RealStage::TwinMerge { .. }) && n % 2 == 1;
         let fusions = leaf::Fusions {
-            into_passes: !matches!(job.stage, RealStage::None | RealStage::TwinSplit { .. })
+            into_passes: !(matches!(job.stage, RealStage::None | RealStage::TwinSplit { .. }) || twin_merge_in_place)
                 || job.mid_factor.is_some()
                 || job.plane_n0.is_some()
                 || job.lanes_dft != LanesDft::None,

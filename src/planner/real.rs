@@ -442,13 +442,16 @@ mod tests {
     }
 
     #[test]
-    fn double_twin_splits_run_their_passes_in_place() {
-        let leaf = |precision| match steps(TransformKind::R2C, 3125, precision, &test_device::cpu()).pop() {
+    fn double_twin_leaves_run_their_passes_in_place() {
+        let leaf = |kind, precision| match steps(kind, 3125, precision, &test_device::cpu()).pop() {
             Some(Step { kernel: KernelSpec::Stockham(k), .. }) => (format!("{:?}", k.real_stage), k.in_place_passes),
             other => panic!("{other:?}"),
         };
-        assert_eq!(leaf(Precision::Double), ("TwinSplit { twin_out: 1563 }".to_string(), true));
-        assert_eq!(leaf(Precision::Single), ("TwinSplit { twin_out: 1563 }".to_string(), false));
+        use TransformKind::{C2R, R2C};
+        assert_eq!(leaf(R2C, Precision::Double), ("TwinSplit { twin_out: 1563 }".to_string(), true));
+        assert_eq!(leaf(R2C, Precision::Single), ("TwinSplit { twin_out: 1563 }".to_string(), false));
+        assert_eq!(leaf(C2R, Precision::Double), ("TwinMerge { twin_in: 1563 }".to_string(), true));
+        assert_eq!(leaf(C2R, Precision::Single), ("TwinMerge { twin_in: 1563 }".to_string(), false));
     }
 
     #[test]
