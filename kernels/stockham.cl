@@ -1038,8 +1038,15 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         /* The mirror block, pre-processed with the first: its passes start from PRE. */
         SWAP_BUFFERS(are, pre, aim, pim);
 #elif IN_MODE == MODE_COLS && VW > 1
+#if LIVE_LANES < VW
+    /* The live lanes, one transform's parts, are neighbours too: a whole vector reads them, and its idle lanes
+     * what lies just past them, inside the input up to the next element's parts. */
+#define LANES_LOAD_TOGETHER(n) ((n) + 1 < IN_EVERY_LANE)
+#else
+#define LANES_LOAD_TOGETHER(n) lanes_adjacent
+#endif
     for (int n = lid; n < IN_EVERY_LANE; n += P) {
-        if (lanes_adjacent && LOAD_ALL_IN(n)) {
+        if (LANES_LOAD_TOGETHER(n) && LOAD_ALL_IN(n)) {
             V xr, xi;
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
             xi *= conj_in;
