@@ -78,7 +78,9 @@
  *   PACKED_ROWS                   the output rows of neighbouring lanes lie back to back (interleaved complex,
  *                                 OUT_COUNT apart, not a multiple of VW): where a slot's lanes are neighbours,
  *                                 the store assembles its VW rows in the local buffer the passes left free and
- *                                 writes the block as whole vectors, which can stream (PACKED_STORE)
+ *                                 writes the block as whole vectors, which can stream (PACKED_STORE); with
+ *                                 STAGE_TWIN_SPLIT_LANES, the parts' rows: each of the pair's two outputs
+ *                                 gathers in the free buffer and leaves as one run (TWIN_RUNS_OUT)
  *   IN_PLACE_PASSES               the passes run in place in one local buffer instead of two (decimation in
  *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them
  *                                 but a twin split on the store, which reads X_k from DIF_POSITION(k), or
@@ -155,43 +157,79 @@
 #define RESULT_CONJ conj_out
 #endif
 
-#if REAL_STAGE == STAGE_TWIN_MERGE_LANES || REAL_STAGE == STAGE_TWIN_SPLIT_LANES
-/* The twin stages' mirrors across the LIVE_LANES lanes (idle lanes take any lane): lane 0 stays and lane
- * l > 0 takes lane LIVE_LANES - l (OPPOSITE_MASK), that of the second vector (OPPOSITE_MASK2); or lane l
- * takes lane LIVE_LANES - 1 - l (NEXT_OPPOSITE_MASK). */
+#if REAL_STAGE == STAGE_TWIN_MERGE_LANES
+/* The twin merge's mirrors across the LIVE_LANES lanes (idle lanes take any lane): lane 0 stays and lane
+ * l > 0 takes lane LIVE_LANES - l (OPPOSITE_MASK), that of the second vector (OPPOSITE_MASK2). */
 #define OPPOSITE_LANE(l) ((LIVE_LANES + 8 - (l)) % 8)
 #define OPPOSITE(l) ((l) == 0 ? 0 : OPPOSITE_LANE(l))
 #define OPPOSITE2(l) ((l) == 0 ? 0 : 8 + OPPOSITE_LANE(l))
-#define NEXT_OPPOSITE(l) OPPOSITE_LANE((l) + 1)
 #define LANE_MASK(F) (MASK)(F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7))
 #define OPPOSITE_MASK LANE_MASK(OPPOSITE)
 #define OPPOSITE_MASK2 LANE_MASK(OPPOSITE2)
-#define NEXT_OPPOSITE_MASK LANE_MASK(NEXT_OPPOSITE)
 #endif
 
 #if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
 #if VW != 8 || !LANES_DFT_OUT || LIVE_LANES % 2 == 0 || N % 2 == 0 || OUT_KIND != KIND_COMPLEX
 #error "a twin split across the lanes takes the odd parts of an odd transform in a DFT across the lanes, and complex outputs"
 #endif
-/* Z_M-m of output m = k + N k1: lane LIVE_LANES - 1 - k1 of element N - k (k > 0), lane
+/* Z_M-m of output m = k + N k1 (M = LIVE_LANES N): lane LIVE_LANES - 1 - k1 of element N - k (k > 0), lane
  * (LIVE_LANES - k1) % LIVE_LANES of element 0. */
-/* As STAGE_TWIN_SPLIT's RESULT, both twins, on element k after the DFT across the lanes (which applied
- * the scale). */
-#define SPLIT_LANES_AT(k, xr, xi, yr, yi)                                                           \
+/* Row form of VW elements from k0: vector k1 holds Z_m, m = k + N k1, of each element k. RESULT may take
+ * the elements in any order here: the live lanes are one transform's parts from c = 0, whose four-step
+ * exponent stays 0, so only the lane factors of element k enter. */
+#define LANES_DFT_ROWS(k0, zr, zi)                                                                  \
     do {                                                                                            \
-        V ar_ = fre[LIX(k)], ai_ = fim[LIX(k)], br_, bi_;                                           \
-        if ((k) == 0) {                                                                             \
-            br_ = shuffle(ar_, OPPOSITE_MASK);                                                      \
-            bi_ = shuffle(ai_, OPPOSITE_MASK);                                                      \
-        } else {                                                                                    \
-            br_ = shuffle(fre[LIX(N - (k))], NEXT_OPPOSITE_MASK);                                   \
-            bi_ = shuffle(fim[LIX(N - (k))], NEXT_OPPOSITE_MASK);                                   \
-        }                                                                                           \
-        xr = (ar_ + br_) * K(0.5);                                                                  \
-        xi = (ai_ - bi_) * (K(0.5) * conj_out);                                                     \
-        yr = (ai_ + bi_) * K(0.5);                                                                  \
-        yi = (br_ - ar_) * (K(0.5) * conj_out);                                                     \
+        UNROLL for (int q_ = 0; q_ < VW; q_++) RESULT((k0) + q_, zr[q_], zi[q_]);                   \
+        TRANSPOSE(zr);                                                                              \
+        TRANSPOSE(zi);                                                                              \
+        CAT(fft, LIVE_LANES)(zr, zi);                                                               \
     } while (0)
+/* X_m = (Z_m + conj(Z_M-m)) / 2 of x and Y_m = (Z_m - conj(Z_M-m)) / 2i of y from Z_m (zr, zi) and its mirror
+ * (br, bi), the scale applied. */
+#define TWIN_SPLIT(zr, zi, br, bi, xr, xi, yr, yi)                                                  \
+    do {                                                                                            \
+        xr = ((zr) + (br)) * K(0.5);                                                                \
+        xi = ((zi) - (bi)) * (K(0.5) * conj_out);                                                   \
+        yr = ((zi) + (bi)) * K(0.5);                                                                \
+        yi = ((br) - (zr)) * (K(0.5) * conj_out);                                                   \
+    } while (0)
+#if PACKED_ROWS
+/* The parts' output rows lie back to back: the pair's two runs (x's, then y's TWIN_OUT further) gather in
+ * the free buffer, x's in its real array and y's in its imaginary one, interleaved, row k1 at k1 N, and
+ * stream out whole after (TWIN_RUNS_OUT). */
+#define TWIN_RUN(twin) ((__local REAL *)((twin) ? (fre == are ? bim : aim) : (fre == are ? bre : are)))
+#define TWIN_ROW_OUT(twin, l, k0, xr, xi)                                                           \
+    (VSTOREV(INTERLEAVE_LO(xr, xi), TWIN_RUN(twin) + 2 * ((l) * N + (k0))),                         \
+     VSTOREV(INTERLEAVE_HI(xr, xi), TWIN_RUN(twin) + 2 * ((l) * N + (k0)) + VW))
+#define TWIN_AT_OUT(twin, l, k, re, im)                                                             \
+    (TWIN_RUN(twin)[2 * ((l) * N + (k))] = (re), TWIN_RUN(twin)[2 * ((l) * N + (k)) + 1] = (im))
+#define TWIN_RUNS_OUT()                                                                             \
+    do {                                                                                            \
+        const int run_ = 2 * ((LIVE_LANES / 2) * N + OUT_COUNT);                                    \
+        STREAM_RUN(PACKED_REALS(ob[0]), TWIN_RUN(0), run_);                                         \
+        if (!LANE_LONE(0))                                                                          \
+            STREAM_RUN(PACKED_REALS(ob[0] + (IDX)TWIN_OUT), TWIN_RUN(1), run_);                     \
+    } while (0)
+#else
+#define TWIN_ROW_OUT(twin, l, k0, xr, xi)                                                           \
+    OUT_ROW(ob[l] + ((twin) ? (IDX)TWIN_OUT : 0) + (IDX)(k0) * out_stride, xr, xi)
+#define TWIN_AT_OUT(twin, l, k, re, im)                                                             \
+    OUT_AT(ob[l] + ((twin) ? (IDX)TWIN_OUT : 0) + (IDX)(k) * out_stride, re, im)
+#define TWIN_RUNS_OUT()
+#endif
+/* The outputs of a block from k0 in row form (zr, zi) whose mirror block is (mr, mi): the mirror of row k1
+ * is the other block's row LIVE_LANES - 1 - k1, its lanes reversed. Row k1 stores where lane k1 would. */
+#define SPLIT_ROWS_STORE(k0, zr, zi, mr, mi)                                                        \
+    UNROLL for (int l_ = 0; l_ <= LIVE_LANES / 2; l_++) {                                           \
+        if (!LANE_LIVE(l_) || (k0) + VW > (l_ < LIVE_LANES / 2 ? N : OUT_COUNT))                    \
+            continue;                                                                               \
+        V xr_, xi_, yr_, yi_;                                                                       \
+        TWIN_SPLIT(zr[l_], zi[l_], REVERSE(mr[LIVE_LANES - 1 - l_]), REVERSE(mi[LIVE_LANES - 1 - l_]), \
+                   xr_, xi_, yr_, yi_);                                                             \
+        TWIN_ROW_OUT(0, l_, k0, xr_, xi_);                                                          \
+        if (!LANE_LONE(l_))                                                                         \
+            TWIN_ROW_OUT(1, l_, k0, yr_, yi_);                                                      \
+    }
 #endif
 
 #if REAL_STAGE == STAGE_TWIN_MERGE_LANES
@@ -575,7 +613,11 @@ AI int dif_position(int k_) {
 #define LANE_LIVE(l) ((l) < LIVE_LANES && t0 + (l) < batch)
 
 #if PACKED_ROWS
-#if P != 1 || OUT_PLANAR || OUT_MODE != MODE_ROWS || TWIN_STORES != 1 || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
+#if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
+#if OUT_PLANAR
+#error "a twin split's packed rows are interleaved"
+#endif
+#elif P != 1 || OUT_PLANAR || OUT_MODE != MODE_ROWS || TWIN_STORES != 1 || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
 #error "packed rows take one item per slot, interleaved rows and nothing stored but each lane's own row"
 #endif
 /* The reals from output position p: positions count complex values, or reals for adjacent pairs. */
@@ -618,10 +660,25 @@ AI int dif_position(int k_) {
                 at_[1] = si_[l];                                                                    \
             }                                                                                       \
         }                                                                                           \
-        UNROLL for (int h = 0; h < 2; h++) {                                                        \
-            __global REAL *o_ = PACKED_REALS(ob[0]) + (IDX)(h * VW * OUT_COUNT);                    \
-            for (int v = 0; v < OUT_COUNT; v++) STORE_OUT_V(VLOADV(half_[h] + v * VW), o_ + v * VW); \
-        }                                                                                           \
+        UNROLL for (int h = 0; h < 2; h++)                                                          \
+            STREAM_RUN(PACKED_REALS(ob[0]) + (IDX)(h * VW * OUT_COUNT), half_[h], VW * OUT_COUNT);  \
+    } while (0)
+
+/* COUNT reals from local SRC to global DST: single reals up to the vector grid, then whole vectors, which
+ * stream (STORE_OUT_V), then the rest. */
+#define STREAM_RUN(DST, SRC, COUNT)                                                                 \
+    do {                                                                                            \
+        __global REAL *d_ = (DST);                                                                  \
+        __local const REAL *s_ = (SRC);                                                             \
+        const int head_ = min((int)(COUNT),                                                         \
+                              (int)((sizeof(V) - ((ulong)d_ & (sizeof(V) - 1))) % sizeof(V) / sizeof(REAL))); \
+        int i_ = 0;                                                                                 \
+        for (; i_ < head_; i_++)                                                                    \
+            d_[i_] = s_[i_];                                                                        \
+        for (; i_ + VW <= (COUNT); i_ += VW)                                                        \
+            STORE_OUT_V(VLOADV(s_ + i_), d_ + i_);                                                  \
+        for (; i_ < (COUNT); i_++)                                                                  \
+            d_[i_] = s_[i_];                                                                        \
     } while (0)
 #endif
 
@@ -1277,35 +1334,6 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #endif
 
-#if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
-    /* The DFT across the lanes first, back into F: element k then holds Z_(k + N k1) in lane k1, whose
-     * mirror the split reads from another element. */
-    for (int k0 = 0; k0 + VW <= N; k0 += VW) {
-        V xr[VW], xi[VW];
-        UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);
-        TRANSPOSE(xr);
-        TRANSPOSE(xi);
-        CAT(fft, LIVE_LANES)(xr, xi);
-        TRANSPOSE(xr);
-        TRANSPOSE(xi);
-        UNROLL for (int q = 0; q < VW; q++) {
-            fre[LIX(k0 + q)] = xr[q];
-            fim[LIX(k0 + q)] = xi[q];
-        }
-    }
-    for (int k = (N / VW) * VW; k < N; k++) {
-        V xr, xi, yr[VW], yi[VW];
-        RESULT(k, xr, xi);
-        LANES_DFT_SPLAT(xr, xi, yr, yi);
-        REAL sr_[VW], si_[VW];
-        UNROLL for (int l = 0; l < VW; l++) {
-            sr_[l] = yr[l].s0;
-            si_[l] = yi[l].s0;
-        }
-        fre[LIX(k)] = VLOADV(sr_);
-        fim[LIX(k)] = VLOADV(si_);
-    }
-#endif
     /* ---- store OUT_COUNT elements (and the twin split's second transform, TWIN_OUT further) ---- */
     for (int twin = 0; twin < TWIN_STORES; twin++) {
 #if REAL_STAGE == STAGE_TWIN_SPLIT
@@ -1332,40 +1360,44 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #elif REAL_STAGE == STAGE_TWIN_SPLIT_LANES
     /* Outputs m = k + N k1 up to M / 2: rows k1 below LIVE_LANES / 2 whole, row LIVE_LANES / 2 up to
-     * element OUT_COUNT - 1; x's, then y's TWIN_OUT further (not for a lone twin). */
-    for (int k0 = 0; k0 < N; k0 += VW) {
-        V xr[VW], xi[VW], yr[VW], yi[VW];
-        UNROLL for (int q = 0; q < VW; q++) {
-            const int k = min(k0 + q, N - 1);
-            SPLIT_LANES_AT(k, xr[q], xi[q], yr[q], yi[q]);
-        }
-        TRANSPOSE(xr);
-        TRANSPOSE(xi);
-        TRANSPOSE(yr);
-        TRANSPOSE(yi);
+     * element OUT_COUNT - 1; x's, then y's TWIN_OUT further (not for a lone twin). A block of the lower half
+     * (k from 1 to (N - 1) / 2) and its mirror block, elements N - k, split each other, so each element's
+     * DFT across the lanes runs once, in registers. */
+    for (int k0 = 1; k0 + VW <= OUT_COUNT; k0 += VW) {
+        const int m0 = N - k0 - (VW - 1);
+        V ar[VW], ai[VW], br[VW], bi[VW];
+        LANES_DFT_ROWS(k0, ar, ai);
+        LANES_DFT_ROWS(m0, br, bi);
+        SPLIT_ROWS_STORE(k0, ar, ai, br, bi);
+        SPLIT_ROWS_STORE(m0, br, bi, ar, ai);
+    }
+    /* Element 0, its own mirror, and what of the lower half fills no block, with their mirrors. */
+    for (int k = 0; k < OUT_COUNT; k = k == 0 ? 1 + (OUT_COUNT - 1) / VW * VW : k + 1) {
+        const int km = k == 0 ? 0 : N - k;
+        V xr, xi, zr[VW], zi[VW], mr[VW], mi[VW];
+        RESULT(k, xr, xi);
+        LANES_DFT_SPLAT(xr, xi, zr, zi);
+        RESULT(km, xr, xi);
+        LANES_DFT_SPLAT(xr, xi, mr, mi);
         UNROLL for (int l = 0; l <= LIVE_LANES / 2; l++) {
-            const int count = l < LIVE_LANES / 2 ? N : OUT_COUNT;
-            if (!LANE_LIVE(l) || k0 >= count)
+            if (!LANE_LIVE(l))
                 continue;
-            const IDX o = ob[l] + (IDX)k0 * out_stride;
-            if (k0 + VW <= count) {
-                OUT_ROW(o, xr[l], xi[l]);
-                if (!LANE_LONE(l))
-                    OUT_ROW(o + (IDX)TWIN_OUT, yr[l], yi[l]);
-            } else {
-                REAL sr_[VW], si_[VW], tr_[VW], ti_[VW];
-                VSTOREV(xr[l], sr_);
-                VSTOREV(xi[l], si_);
-                VSTOREV(yr[l], tr_);
-                VSTOREV(yi[l], ti_);
-                for (int q = 0; q < count - k0; q++) {
-                    OUT_AT(o + (IDX)q * out_stride, sr_[q], si_[q]);
-                    if (!LANE_LONE(l))
-                        OUT_AT(o + (IDX)TWIN_OUT + (IDX)q * out_stride, tr_[q], ti_[q]);
-                }
-            }
+            const int count = l < LIVE_LANES / 2 ? N : OUT_COUNT;
+            const int lm = k == 0 ? (LIVE_LANES - l) % LIVE_LANES : LIVE_LANES - 1 - l;
+            V yr, yi;
+            TWIN_SPLIT(zr[l], zi[l], mr[lm], mi[lm], xr, xi, yr, yi);
+            TWIN_AT_OUT(0, l, k, xr.s0, xi.s0);
+            if (!LANE_LONE(l))
+                TWIN_AT_OUT(1, l, k, yr.s0, yi.s0);
+            if (k == 0 || km >= count)
+                continue;
+            TWIN_SPLIT(mr[l], mi[l], zr[LIVE_LANES - 1 - l], zi[LIVE_LANES - 1 - l], xr, xi, yr, yi);
+            TWIN_AT_OUT(0, l, km, xr.s0, xi.s0);
+            if (!LANE_LONE(l))
+                TWIN_AT_OUT(1, l, km, yr.s0, yi.s0);
         }
     }
+    TWIN_RUNS_OUT();
 #elif OUT_MODE == MODE_ROWS && VW > 1
 #if PACKED_ROWS
     if (lanes_adjacent) {

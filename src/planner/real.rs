@@ -73,8 +73,8 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 /// the last pair's own; pair 0 (coordinate 0 of the twin dimension) does not store it. Where the complex
 /// FFT runs as one kernel with its parts in the lanes (`fourstep::lanes_dft`), that kernel splits the
 /// pairs as it stores (`RealStage::TwinSplitLanes`: no scratch; measured on PoCL for 2^22 points, 16807
-/// double 4.6-4.8 -> 4.3-4.5 ms, single unchanged at 2.9-3.0); otherwise a split pass follows through
-/// scratch.
+/// double 4.6-4.8 -> 4.3-4.5 ms, single unchanged at 2.9-3.0; each element's DFT across the lanes runs in
+/// registers beside its mirror's); otherwise a split pass follows through scratch.
 fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
     if let Some(twins) = leaf_twins(ctx, batch, src, dst) {
@@ -490,6 +490,27 @@ mod tests {
         assert!(packed(C2R, &[1000, 64], false));
         assert!(!packed(C2R, &[1000], true));
         assert!(!packed(C2R, &[1024], false));
+    }
+
+    #[test]
+    fn packed_twin_runs_stream_unless_planar() {
+        // The twins of an odd R2C across the lanes, whose parts' rows make each output one run: the bench's
+        // 249 transforms, whose output is large enough to stream, and 248 in place (padded rows), which stores
+        // into the storage it reads and so does not stream.
+        let cpu = test_device::cpu();
+        let leaf = |batch, in_place, planar| {
+            let mut problem = test_device::transform(TransformKind::R2C, &[16807], batch, in_place, Precision::Double);
+            problem.output.planar = planar;
+            match plan(&problem, &cpu).unwrap().steps.pop() {
+                Some(Step { kernel: KernelSpec::Stockham(k), .. }) => {
+                    (format!("{:?}", k.real_stage).starts_with("TwinSplitLanes"), k.packed_rows(), k.streaming_store)
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(leaf(249, false, false), (true, true, true));
+        assert_eq!(leaf(248, true, false), (true, true, false));
+        assert_eq!(leaf(249, false, true), (true, false, false));
     }
 
     #[test]
