@@ -121,6 +121,15 @@
 #define STAGE_TWIN_MERGE_LANES 10
 #define STAGE_TWIN_SPLIT_LANES 11
 
+/* One spectrum of a twin pair from Z_k (zr, zi) and Z_N-k (mr, mi), times F (its imaginary part also times
+ * conj_out): X_k = (Z_k + conj(Z_N-k)) / 2 of x for twin 0, Y_k = (Z_k - conj(Z_N-k)) / 2i of y for twin 1,
+ * F being 1/2 and any scale not applied yet. */
+#define TWIN_PART(twin, zr, zi, mr, mi, F, yr, yi)                                                  \
+    do {                                                                                            \
+        yr = ((twin) ? (zi) + (mi) : (zr) + (mr)) * (F);                                            \
+        yi = ((twin) ? (mr) - (zr) : (zi) - (mi)) * ((F) * conj_out);                               \
+    } while (0)
+
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 #if (VW != 8 && VW != 16) || P != 1 || LOAD_MUL || STORE_MUL || POST_TW || defined(LONE_DIM) || PAIR_DIMS < 1 || PAIR_DIMS > 2
 #error "column pairs take 8 or 16 lanes, one item per slot, one or two column dimensions and nothing else fused"
@@ -184,14 +193,11 @@
         TRANSPOSE(zi);                                                                              \
         CAT(fft, LIVE_LANES)(zr, zi);                                                               \
     } while (0)
-/* X_m = (Z_m + conj(Z_M-m)) / 2 of x and Y_m = (Z_m - conj(Z_M-m)) / 2i of y from Z_m (zr, zi) and its mirror
- * (br, bi), the scale applied. */
+/* Both spectra of output m from Z_m (zr, zi) and its mirror Z_M-m (br, bi), the scale applied. */
 #define TWIN_SPLIT(zr, zi, br, bi, xr, xi, yr, yi)                                                  \
     do {                                                                                            \
-        xr = ((zr) + (br)) * K(0.5);                                                                \
-        xi = ((zi) - (bi)) * (K(0.5) * conj_out);                                                   \
-        yr = ((zi) + (bi)) * K(0.5);                                                                \
-        yi = ((br) - (zr)) * (K(0.5) * conj_out);                                                   \
+        TWIN_PART(0, zr, zi, br, bi, K(0.5), xr, xi);                                               \
+        TWIN_PART(1, zr, zi, br, bi, K(0.5), yr, yi);                                               \
     } while (0)
 #if PACKED_ROWS
 /* The parts' output rows lie back to back: the pair's two runs (x's, then y's TWIN_OUT further) gather in
@@ -495,10 +501,7 @@ AI int dif_position(int k_) {
     do {                                                                                            \
         int a_ = DIF_POSITION(k), b_ = DIF_POSITION((N - (k)) % N);                                 \
         V ar_ = fre[LIX(a_)], ai_ = fim[LIX(a_)], br_ = fre[LIX(b_)], bi_ = fim[LIX(b_)];           \
-        xr = twin ? ai_ + bi_ : ar_ + br_;                                                          \
-        xi = twin ? br_ - ar_ : ai_ - bi_;                                                          \
-        xr *= K(0.5) * scale;                                                                       \
-        xi *= K(0.5) * scale * conj_out;                                                            \
+        TWIN_PART(twin, ar_, ai_, br_, bi_, K(0.5) * scale, xr, xi);                                \
     } while (0)
 #elif REAL_STAGE == STAGE_R2C_POST_LANES
 #define RESULT(k, xr, xi)                                                                           \
@@ -1023,8 +1026,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             const IDX o = ob[l] + (twin ? (IDX)TWIN_OUT : 0);
             UNROLL for (int r = 0; r <= VW / 2; r++) {
                 V mr = MIRROR(xr, r), mi = MIRROR(xi, r);
-                V yr = (twin ? xi[r] + mi : xr[r] + mr) * (K(0.5) * scale);
-                V yi = (twin ? mr - xr[r] : xi[r] - mi) * (K(0.5) * scale * conj_out);
+                V yr, yi;
+                TWIN_PART(twin, xr[r], xi[r], mr, mi, K(0.5) * scale, yr, yi);
                 if (r < VW / 2)
                     OUT_ROW(o + (IDX)(r * VW) * out_stride, yr, yi);
                 else
@@ -1040,11 +1043,16 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #else
     /* ---- load IN_COUNT elements into the load buffer (the twin merge's second transform into B) ---- */
-#if IN_PLACE_PASSES && REAL_STAGE == STAGE_TWIN_MERGE
+#if REAL_STAGE == STAGE_TWIN_MERGE
+#if IN_PLACE_PASSES
     /* One buffer: the second transform loads mirrored, Y_n to element N - n (Y_0 to N, the buffer's spare),
      * which X_n for n <= N / 2 leaves free and where the merge of n reads it. */
+#define TWIN_Y(n) LIX(N - (n))
 #undef LIN
-#define LIN(n) (twin ? LIX(N - (n)) : LIX(n))
+#define LIN(n) (twin ? TWIN_Y(n) : LIX(n))
+#else
+#define TWIN_Y(n) LIX(n)
+#endif
 #endif
     for (int twin = 0; twin < TWIN_LOADS; twin++) {
 #if REAL_STAGE == STAGE_C2R_PRE || REAL_STAGE == STAGE_C2R_PRE_LANES
@@ -1175,11 +1183,6 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
      * whether the load or the pass before conjugated): A, B -> conj(Z) in A, Z = X + i Y, with
      * Z_N-k = conj(X_k) + i conj(Y_k); the DC's imaginary parts are redundant. Each k writes only k and N - k
      * (in place, where it read X_k and Y_k). */
-#if IN_PLACE_PASSES
-#define TWIN_Y(k) LIX(N - (k))
-#else
-#define TWIN_Y(k) LIX(k)
-#endif
     for (int k = lid; k <= N / 2; k += P) {
         V ar = are[LIX(k)], ai = aim[LIX(k)], br = bre[TWIN_Y(k)], bi = bim[TWIN_Y(k)];
         if (k == 0) {
