@@ -20,7 +20,7 @@ typedef float REAL;
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define UNROLL _Pragma("unroll")
-#define AI __attribute__((always_inline)) inline
+#define AI static __attribute__((always_inline)) inline
 
 #if VW == 1
 typedef REAL V;
