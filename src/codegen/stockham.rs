@@ -429,7 +429,9 @@ impl StockhamKernel {
     /// against 43-53, double 256 at 30-34 against 26-27; C2R single 1000 in 1.46-1.50 ms (min) against
     /// 1.53-1.62, double 1000 2.41-2.53 against 2.57-2.69, single 100 1.15-1.18 against 1.23; complex rows
     /// of 2187 and 3125 points, which take more arithmetic per byte, ran slower (single 2187 at 39-49
-    /// against 57-66).
+    /// against 57-66), and so did the parts of c2c 16807 after their DFT across the lanes, streamed or not
+    /// (double 7.4 -> 7.9-8.1 ms, single 4.9 -> 5.3-5.8; the twin split, whose rows were partial lines,
+    /// gains).
     pub fn packed_rows(&self) -> bool {
         let dim0 = self.batch.first();
         // A twin split across the lanes: the parts' rows of n values (Hermitian halves of the pair), back to
