@@ -121,6 +121,10 @@
 #define STAGE_TWIN_MERGE_LANES 10
 #define STAGE_TWIN_SPLIT_LANES 11
 
+/* The local buffer the passes left free (F holds their result), as reals: where packed stores gather. */
+#define FREE_RE ((__local REAL *)(fre == are ? bre : are))
+#define FREE_IM ((__local REAL *)(fre == are ? bim : aim))
+
 /* One spectrum of a twin pair from Z_k (zr, zi) and Z_N-k (mr, mi), times F (its imaginary part also times
  * conj_out): X_k = (Z_k + conj(Z_N-k)) / 2 of x for twin 0, Y_k = (Z_k - conj(Z_N-k)) / 2i of y for twin 1,
  * F being 1/2 and any scale not applied yet. */
@@ -203,7 +207,7 @@
 /* The parts' output rows lie back to back: the pair's two runs (x's, then y's TWIN_OUT further) gather in
  * the free buffer, x's in its real array and y's in its imaginary one, interleaved, row k1 at k1 N, and
  * stream out whole after (TWIN_RUNS_OUT). */
-#define TWIN_RUN(twin) ((__local REAL *)((twin) ? (fre == are ? bim : aim) : (fre == are ? bre : are)))
+#define TWIN_RUN(twin) ((twin) ? FREE_IM : FREE_RE)
 #define TWIN_ROW_OUT(twin, l, k0, xr, xi)                                                           \
     (VSTOREV(INTERLEAVE_LO(xr, xi), TWIN_RUN(twin) + 2 * ((l) * N + (k0))),                         \
      VSTOREV(INTERLEAVE_HI(xr, xi), TWIN_RUN(twin) + 2 * ((l) * N + (k0)) + VW))
@@ -638,8 +642,7 @@ AI int dif_position(int k_) {
  * vectors lie on the vector grid and stream (STORE_OUT_V). */
 #define PACKED_STORE()                                                                              \
     do {                                                                                            \
-        __local REAL *half_[2] = {(__local REAL *)(fre == are ? bre : are),                        \
-                                  (__local REAL *)(fre == are ? bim : aim)};                       \
+        __local REAL *half_[2] = {FREE_RE, FREE_IM};                                                \
         for (int k0 = 0; k0 + VW <= OUT_COUNT; k0 += VW) {                                          \
             V xr[VW], xi[VW];                                                                       \
             UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);                       \
