@@ -12,6 +12,7 @@ use super::select::default_device;
 use crate::error::{fail, Error, ErrorKind, Result};
 use once_cell::sync::OnceCell;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The context and in-order queue used when a caller brings none, like CUDA's default stream: device
@@ -46,6 +47,13 @@ struct Allocation {
 
 static TABLE: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
 
+static SVM_REFUSALS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many SVM allocations the driver has refused so far, each made a plain buffer instead.
+pub fn svm_refusals() -> usize {
+    SVM_REFUSALS.load(Ordering::Relaxed)
+}
+
 fn table() -> std::sync::MutexGuard<'static, BTreeMap<usize, Allocation>> {
     TABLE.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -60,15 +68,24 @@ pub struct DeviceRegion {
 }
 
 /// Allocates `bytes` of device memory in `context` and returns the pointer that names it: shared virtual
-/// memory when `shared` (for a device with SVM buffers), else a reserved handle.
+/// memory when `shared` (for a device with SVM buffers) and the driver grants it, else a reserved handle.
 pub fn allocate(context: &Context, bytes: usize, shared: bool) -> Result<usize> {
     if bytes == 0 {
         return fail(ErrorKind::InvalidArgValue, "a device allocation of zero bytes");
     }
     if shared {
-        let (buffer, start) = Buffer::shared(context, bytes)?;
-        table().insert(start, Allocation { buffer, bytes, reserved: None });
-        return Ok(start);
+        // NVIDIA's OpenCL (driver 580, H100) reports SVM buffers, yet its clSVMAlloc refused some sizes
+        // (4096 bytes) while granting others; such an allocation becomes a plain buffer.
+        match Buffer::shared(context, bytes) {
+            Ok((buffer, start)) => {
+                table().insert(start, Allocation { buffer, bytes, reserved: None });
+                return Ok(start);
+            }
+            Err(e) => {
+                SVM_REFUSALS.fetch_add(1, Ordering::Relaxed);
+                crate::log!(crate::log::Topic::Info, "{e}; fftxMalloc gives a plain buffer instead");
+            }
+        }
     }
     let buffer = Buffer::create(context, bytes)?;
     let page = page_size();
