@@ -2,8 +2,9 @@
 //!
 //! `FFTX_LOG` is a list of topics separated by `,` or `|`: `error` (every failure returned to a caller, with
 //! its reason and any OpenCL build log), `info` (device choice, cache hits and misses, allocations), `plan`
-//! (the execution tree of each baked plan), `kernels` (the source and options of each compiled kernel), or
-//! `all`.
+//! (the execution tree of each baked plan), `kernels` (the source and options of each compiled kernel),
+//! `steps` (each step of a transform timed alone: the enqueue waits for every kernel, so transforms run
+//! slower), or `all`.
 
 use once_cell::sync::Lazy;
 
@@ -13,6 +14,7 @@ pub enum Topic {
     Info = 2,
     Plan = 4,
     Kernels = 8,
+    Steps = 16,
 }
 
 impl Topic {
@@ -22,6 +24,7 @@ impl Topic {
             Topic::Info => "info",
             Topic::Plan => "plan",
             Topic::Kernels => "kernels",
+            Topic::Steps => "steps",
         }
     }
 }
@@ -35,7 +38,8 @@ fn parse(spec: &str) -> u32 {
             "info" => Topic::Info as u32,
             "plan" => Topic::Plan as u32,
             "kernels" => Topic::Kernels as u32,
-            "all" => 15,
+            "steps" => Topic::Steps as u32,
+            "all" => 31,
             _ => 0,
         })
         .fold(0, |a, b| a | b)
@@ -72,7 +76,8 @@ mod tests {
         assert_eq!(parse("error"), 1);
         assert_eq!(parse("error|plan"), 5);
         assert_eq!(parse("info, kernels"), 10);
-        assert_eq!(parse("all"), 15);
+        assert_eq!(parse("plan,steps"), 20);
+        assert_eq!(parse("all"), 31);
         assert_eq!(parse("nonsense"), 0);
     }
 }

@@ -469,7 +469,8 @@ fn every_failure_is_logged_with_its_reason() {
 }
 
 /// `FFTX_LOG=plan` prints each baked plan's execution tree, `kernels` the source and options of each program
-/// built, `info` what was chosen and how long it took; the topics combine with commas.
+/// built, `info` what was chosen and how long it took, `steps` each kernel's time; the topics combine with
+/// commas.
 #[test]
 fn log_topics_show_trees_kernels_and_choices() {
     let scratch = Scratch::new("log-topics");
@@ -487,6 +488,11 @@ fn log_topics_show_trees_kernels_and_choices() {
         assert!(both.contains(wanted), "no `{wanted}` in:\n{both}");
     }
     assert!(!both.contains("fftx[plan]"), "{both}");
+    let steps = stderr("steps");
+    assert!(
+        steps.contains("fftx[steps]: step [0] global [") && steps.contains("] local [") && steps.contains(" ms"),
+        "{steps}"
+    );
 }
 
 /// On a device without double precision (cltrace hides it), double-precision plans get

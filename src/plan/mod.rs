@@ -416,8 +416,9 @@ pub(crate) fn enqueue_chain<'a>(
     wait: &[RawEvent],
     steps: impl IntoIterator<Item = StepLaunch<'a>>,
 ) -> Result<Option<Event>> {
+    let timed = crate::log::enabled(crate::log::Topic::Steps);
     let mut previous: Option<Event> = None;
-    for step in steps {
+    for (i, step) in steps.into_iter().enumerate() {
         for (k, arg) in step.args.into_iter().enumerate() {
             step.kernel.set_arg(k as u32, arg)?;
         }
@@ -425,7 +426,23 @@ pub(crate) fn enqueue_chain<'a>(
             Some(e) => vec![e.raw()],
             None => wait.to_vec(),
         };
-        previous = Some(step.kernel.enqueue(queue.raw(), step.global, step.local, &chain)?);
+        if timed {
+            // Wall time from a drained queue to the kernel's end, launch included: no profiling queue needed.
+            queue.finish()?;
+            let started = std::time::Instant::now();
+            let event = step.kernel.enqueue(queue.raw(), step.global, step.local, &chain)?;
+            event.wait()?;
+            crate::log!(
+                crate::log::Topic::Steps,
+                "step [{i}] global {:?} local {:?}: {:.3} ms",
+                step.global,
+                step.local,
+                started.elapsed().as_secs_f64() * 1e3
+            );
+            previous = Some(event);
+        } else {
+            previous = Some(step.kernel.enqueue(queue.raw(), step.global, step.local, &chain)?);
+        }
     }
     Ok(previous)
 }
