@@ -63,12 +63,16 @@ const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 /// Planner overrides from `FFTX_TUNE`, a `;`-separated list: `profile=cpu|gpu` plans for that kind of
 /// device whatever the device is (so the GPU code path can be exercised on a CPU), `max_leaf=N` caps the
 /// single-kernel length (so deep decompositions can be exercised with small sizes), `rader=off` runs
-/// every prime through Bluestein (to measure one against the other).
+/// every prime through Bluestein (to measure one against the other), `gpu_lanes=L` gives GPU leaves up to
+/// L transforms per slot in vector lanes, as many as local memory holds, so that a work-item's loads and
+/// stores along columns are runs of adjacent elements (whole 32-byte sectors with 4 single lanes) instead
+/// of one element a row apart. It is off by default until it is measured on a GPU (`bench/README.md`).
 #[derive(Debug, Default, Clone, Copy)]
 struct Tune {
     profile: Option<DeviceKind>,
     max_leaf: Option<usize>,
     no_rader: bool,
+    gpu_lanes: Option<usize>,
 }
 
 fn tune() -> Tune {
@@ -80,6 +84,9 @@ fn tune() -> Tune {
             Some(("profile", "cpu")) => tune.profile = Some(DeviceKind::Cpu),
             Some(("max_leaf", n)) => tune.max_leaf = n.parse().ok().filter(|&n: &usize| n >= 2),
             Some(("rader", "off")) => tune.no_rader = true,
+            Some(("gpu_lanes", n)) => {
+                tune.gpu_lanes = n.parse().ok().filter(|n: &usize| n.is_power_of_two() && *n <= 16)
+            }
             _ => {}
         }
     }
@@ -403,15 +410,19 @@ pub fn shape(
     } else {
         let largest = radices.iter().copied().max().unwrap_or(1);
         let items = (n / largest).clamp(1, device.max_work_group_size.min(256));
-        let mut slots = (GPU_GROUP_TARGET / items).max(1).min(transforms.max(1));
+        let mut lanes = tune().gpu_lanes.unwrap_or(1).min(transforms.next_power_of_two());
+        while lanes > 1 && StockhamKernel::local_bytes(n, lanes, 1, None, precision) > local {
+            lanes /= 2;
+        }
+        let mut slots = (GPU_GROUP_TARGET / items).max(1).min(transforms.div_ceil(lanes));
         while slots > 1
             && (items * slots > device.max_work_group_size
-                || StockhamKernel::local_bytes(n, 1, slots, None, precision) > local)
+                || StockhamKernel::local_bytes(n, lanes, slots, None, precision) > local)
         {
             slots /= 2;
         }
         LeafShape {
-            lanes: 1,
+            lanes,
             items_per_slot: items,
             slots_per_group: slots,
             slots_per_item: 1,
