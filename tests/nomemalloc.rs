@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use fftx::api::clfft::*;
 use fftx::api::transpose::{fftxGetPlanNoMemAlloc, fftxSetPlanNoMemAlloc};
-use fftx::planner::{factor, leaf};
+use fftx::planner::leaf;
 use std::ptr;
 
 fn checked(case: Case) {
@@ -50,8 +50,7 @@ fn mixed_lengths_with_a_square_factor() {
 #[test]
 fn lengths_with_large_prime_factors() {
     let device = fftx::runtime::device_info(ENV.device.as_core().as_raw() as _).expect("device facts");
-    let one_kernel =
-        |n| leaf::fits_in_one_kernel(factor::bluestein_length(n), &device, fftx::codegen::Precision::Single);
+    let one_kernel = |n| leaf::fits_bluestein_in_one_kernel(n, &device, fftx::codegen::Precision::Single);
     let long = if one_kernel(4097) {
         4097
     } else {

@@ -427,10 +427,12 @@ pub(crate) fn enqueue_chain<'a>(
             None => wait.to_vec(),
         };
         if timed {
-            // Wall time from a drained queue to the kernel's end, launch included: no profiling queue needed.
             queue.finish()?;
-            let started = std::time::Instant::now();
-            let event = step.kernel.enqueue(queue.raw(), step.global, step.local, &chain)?;
+        }
+        // Wall time from a drained queue to the kernel's end, launch included: no profiling queue needed.
+        let started = timed.then(std::time::Instant::now);
+        let event = step.kernel.enqueue(queue.raw(), step.global, step.local, &chain)?;
+        if let Some(started) = started {
             event.wait()?;
             crate::log!(
                 crate::log::Topic::Steps,
@@ -439,10 +441,8 @@ pub(crate) fn enqueue_chain<'a>(
                 step.local,
                 started.elapsed().as_secs_f64() * 1e3
             );
-            previous = Some(event);
-        } else {
-            previous = Some(step.kernel.enqueue(queue.raw(), step.global, step.local, &chain)?);
         }
+        previous = Some(event);
     }
     Ok(previous)
 }

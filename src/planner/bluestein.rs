@@ -66,5 +66,5 @@ fn fft(ctx: &mut Ctx, job: Job) -> Result<Node> {
 
 /// True when one kernel holds the whole convolution of an n-point Bluestein transform.
 pub(super) fn fits_one_kernel(ctx: &Ctx, n: usize) -> bool {
-    leaf::fits_in_one_kernel(factor::bluestein_length(n), ctx.device, ctx.problem.precision)
+    leaf::fits_bluestein_in_one_kernel(n, ctx.device, ctx.problem.precision)
 }

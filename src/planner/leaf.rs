@@ -212,6 +212,12 @@ pub fn fits_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -
     }
 }
 
+/// True when one kernel holds the whole convolution of an `n`-point Bluestein transform (for callers that
+/// choose lengths by it, such as tests of the no-allocation mode).
+pub fn fits_bluestein_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
+    fits_in_one_kernel(super::factor::bluestein_length(n), device, precision)
+}
+
 /// True when a CPU leaf of `n` points fits the device's local memory with `REGISTER_LANES` lanes, as a
 /// real stage across the lanes needs (PoCL's local memory is the L2 size: 4096 double points take 8 lanes
 /// in 2 MiB, not in 1).
