@@ -83,8 +83,11 @@
  *                                 gathers in the free buffer and leaves as one run (TWIN_RUNS_OUT)
  *   IN_PLACE_PASSES               the passes run in place in one local buffer instead of two (decimation in
  *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them
- *                                 but a twin split on the store, which reads X_k from DIF_POSITION(k), or
- *                                 an odd twin merge on the load, which loads Y_n at element N - n
+ *                                 but a twin split or an R2C post-process on the store, which read X_k from
+ *                                 DIF_POSITION(k), an odd twin merge on the load, which loads Y_n at element
+ *                                 N - n, or a C2R pre-process before them
+ *   LOCAL_BUFFERS                 2, or 1 with IN_PLACE_PASSES unless a C2R pre-process loads into the second
+ *                                 or an R2C post-process gathers its packed rows there
  *   LIVE_LANES                    transforms per slot: VW, or fewer parts of a LANES_DFT_OUT transform, the
  *                                 other lanes repeating the last part and storing nothing
  *   LANES_DFT_IN                  the same on the load of a four-step with VW columns (n = n1 + N n2,
@@ -333,8 +336,11 @@
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
 
 #if IN_PLACE_PASSES
-#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE) || MID_MUL || PACKED_ROWS || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
-#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split or merge"
+#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE && REAL_STAGE != STAGE_C2R_PRE && REAL_STAGE != STAGE_R2C_POST) || MID_MUL || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
+#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split or merge or a real pre- or post-process"
+#endif
+#if LOCAL_BUFFERS == 1 && (PACKED_ROWS || REAL_STAGE == STAGE_C2R_PRE)
+#error "packed rows gather in a second buffer, and the C2R pre-process loads into one"
 #endif
 #if REAL_STAGE == STAGE_TWIN_MERGE && N % 2 == 0
 #error "an in-place twin merge loads Y_n at N - n, which only an odd N keeps clear of the X_n it loads"
@@ -366,8 +372,8 @@
 /* The digit of X_k's position that pass q's radix gives: the first pass (q = NPASS) takes the lowest digit
  * of k and writes it at the largest stride, N / PR_NPASS. */
 #define DIF_DIGIT(q) (pos_ += (k_ % CAT(PR, q)) * (CAT(PL, q) / CAT(PR, q)), k_ /= CAT(PR, q))
-AI int dif_position(int k_) {
-    int pos_ = 0;
+AI int dif_position(uint k_) {
+    uint pos_ = 0;
 #if NPASS >= 12
     DIF_DIGIT(12);
 #endif
@@ -492,7 +498,7 @@ AI int dif_position(int k_) {
 #if REAL_STAGE == STAGE_R2C_POST
 #define RESULT(k, xr, xi)                                                                           \
     do {                                                                                            \
-        int a_ = (k) % N, b_ = (N - (k)) % N;                                                       \
+        int a_ = DIF_POSITION((k) % N), b_ = DIF_POSITION((N - (k)) % N);                           \
         HERMITIAN_COMBINE(fre[LIX(a_)], fim[LIX(a_)], fre[LIX(b_)], fim[LIX(b_)], k, K(0.5), xr, xi);                \
         POST_TWIDDLE(xr, xi, k);                                                                    \
         xr *= scale;                                                                                \
@@ -824,7 +830,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX batch = (IDX)params[P_BATCH];
 
 #ifndef ROWS_IN_REGISTERS
-#if IN_PLACE_PASSES
+#if LOCAL_BUFFERS == 1
     /* Nothing uses a second buffer; B names the first. */
     __local V lre[1][T][LN], lim[1][T][LN];
     __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = are, *bim = aim;

@@ -325,21 +325,30 @@ impl StockhamKernel {
 
     /// Local memory for a transform of `n` points: two ping-pong buffers of padded vectors.
     pub fn local_bytes(n: usize, lanes: usize, slots: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
-        Self::passes_local_bytes(n, lanes, slots, pad_shift, precision, false)
+        Self::passes_local_bytes(n, lanes, slots, pad_shift, precision, 2)
     }
 
-    /// Local memory for the passes of a transform of `n` points: one buffer where they run in place
-    /// (`in_place_passes`), two ping-pong buffers otherwise.
+    /// Local memory for the passes of a transform of `n` points in `buffers` buffers (`local_buffers`).
     pub fn passes_local_bytes(
         n: usize,
         lanes: usize,
         slots: usize,
         pad_shift: Option<u32>,
         precision: Precision,
-        in_place: bool,
+        buffers: usize,
     ) -> usize {
-        let buffers = if in_place { 1 } else { 2 };
         buffers * Self::buffer_bytes(n, lanes, slots, pad_shift, precision)
+    }
+
+    /// The local buffers a leaf declares (stockham.cl, LOCAL_BUFFERS): two ping-pong buffers, or one where
+    /// the passes run in place, unless a C2R pre-process loads its input into a second, or an R2C
+    /// post-process gathers its packed rows there.
+    pub fn local_buffers(in_place_passes: bool, stage: RealStage) -> usize {
+        if in_place_passes && !matches!(stage, RealStage::C2rPre | RealStage::R2cPost) {
+            1
+        } else {
+            2
+        }
     }
 
     /// Local memory of a leaf pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`): a third
@@ -357,7 +366,8 @@ impl StockhamKernel {
             }
             _ => {
                 let (n, lanes, slots) = (self.n, self.lanes, self.slots_per_group);
-                Self::passes_local_bytes(n, lanes, slots, self.pad_shift, self.precision, self.in_place_passes)
+                let buffers = Self::local_buffers(self.in_place_passes, self.real_stage);
+                Self::passes_local_bytes(n, lanes, slots, self.pad_shift, self.precision, buffers)
             }
         }
     }
@@ -611,6 +621,7 @@ impl StockhamKernel {
             .flag("LANES_DFT_OUT", self.lanes_dft == LanesDft::Store)
             .flag("PACKED_ROWS", self.packed_rows())
             .flag("IN_PLACE_PASSES", self.in_place_passes)
+            .set("LOCAL_BUFFERS", Self::local_buffers(self.in_place_passes, self.real_stage))
             .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())
             .set("RT_OFF", stockham_table_len(&self.radices));
         if self.real_stage.split_roots() {

@@ -5,7 +5,7 @@
 //! padded local arrays. GPUs get the classic form: one transform per slot, several work-items per slot
 //! cooperating through local memory.
 
-use crate::codegen::stockham::{StockhamKernel, REGISTER_LANES};
+use crate::codegen::stockham::{RealStage, StockhamKernel, REGISTER_LANES};
 use crate::codegen::Precision;
 use crate::runtime::{DeviceInfo, DeviceKind};
 
@@ -364,6 +364,20 @@ pub struct Fusions {
     pub into_passes: bool,
     /// A stage works across the lanes, which must then be 8.
     pub across_lanes: bool,
+    /// The real stage, which may keep a second local buffer beside in-place passes.
+    pub stage: RealStage,
+}
+
+/// Whether an R2C post-process of a CPU leaf of `n` points lets its passes run in place, in either
+/// precision: it then reads X_k and X_n-k where they leave them (stockham.cl, DIF_POSITION), a division per
+/// radix digit, cheap for powers of two, and the smaller working set pays for it up to 1024 points.
+/// Measured on PoCL (2^22 real points a run, median of 4 mins of 10, by real length, twice the leaf's
+/// points): double 1024 2.19 ms against 2.42, 2048 2.38
+/// against 2.61, 1024^2 4.49 against 4.82, 256 2.13 against 2.17; single 256 1.16 against 1.29, 1024 1.41
+/// against 1.49, 2048 1.51 against 1.55; but double 4096 2.57 against 2.47, 8192 3.86 against 3.38, and
+/// 1000 (radix-5 digits) 2.79 against 2.44.
+pub fn r2c_post_in_place(n: usize) -> bool {
+    n.is_power_of_two() && n <= 1024
 }
 
 /// The shape of a leaf of length `n` carrying `transforms` transforms read as `source` says.
@@ -376,6 +390,11 @@ pub struct Fusions {
 /// 35 against 32-33; 16807 39-40 against 40 and 64 to 256^2 within noise; r2c double 3125 (odd twins)
 /// 2.7-2.8 ms against 3.0-3.1 (min of 20), 2187 2.5-2.6 against 2.6-2.7. Single precision measured slower
 /// in place (1000 65-69 against 74-77, 2187 50-62 against 57-67).
+/// A C2R pre-process keeps its second buffer, and double's passes run in place after it, measured on PoCL
+/// (2^22 real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41, 4096 2.17-2.24 against
+/// 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18, 1000, 2187, 16807 and 2^16 to
+/// 2^20 within noise; single measured slower (1000 1.74 against 1.55). For the R2C post-process see
+/// `r2c_post_in_place`.
 pub fn shape(
     n: usize,
     radices: &[usize],
@@ -401,9 +420,11 @@ pub fn shape(
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
             && (precision == Precision::Double
-                || StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local);
-        let local_bytes =
-            |lanes| StockhamKernel::passes_local_bytes(n, lanes, 1, pad_shift, precision, in_place_passes);
+                || fusions.stage == RealStage::R2cPost
+                || (StockhamKernel::local_buffers(true, fusions.stage) == 1
+                    && StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local));
+        let buffers = StockhamKernel::local_buffers(in_place_passes, fusions.stage);
+        let local_bytes = |lanes| StockhamKernel::passes_local_bytes(n, lanes, 1, pad_shift, precision, buffers);
         while lanes > 1 && local_bytes(lanes) > local {
             lanes /= 2;
         }
@@ -462,7 +483,8 @@ mod tests {
     #[test]
     fn double_leaves_run_their_passes_in_place() {
         // One local buffer gives 4096 double points 8 lanes (two would take 1056 KiB of the 1 MiB); single
-        // precision keeps two buffers, which hold its 8 lanes; a fused real stage keeps them in double too.
+        // precision keeps two buffers, which hold its 8 lanes. A C2R pre-process in double, and an R2C
+        // post-process of up to 1024 points of a power of two, keep a second buffer and run the passes in place.
         let in_place = |kind, n: usize, precision| {
             let problem = test_device::transform(kind, &[n], 64, false, precision);
             let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
@@ -471,11 +493,16 @@ mod tests {
                 other => panic!("not a Stockham pass: {other:?}"),
             }
         };
-        use crate::planner::TransformKind::{C2C, R2C};
+        use crate::planner::TransformKind::{C2C, C2R, R2C};
         assert_eq!(in_place(C2C, 4096, Precision::Double), (8, true));
         assert_eq!(in_place(C2C, 1000, Precision::Double), (8, true));
         assert_eq!(in_place(C2C, 4096, Precision::Single), (8, false));
         assert_eq!(in_place(R2C, 1000, Precision::Double), (8, false));
+        assert_eq!(in_place(R2C, 4096, Precision::Double), (8, false));
+        assert_eq!(in_place(R2C, 1024, Precision::Double), (8, true));
+        assert_eq!(in_place(R2C, 1024, Precision::Single), (8, true));
+        assert_eq!(in_place(C2R, 1024, Precision::Double), (8, true));
+        assert_eq!(in_place(C2R, 1024, Precision::Single), (8, false));
     }
 
     #[test]
