@@ -372,10 +372,9 @@ pub struct Fusions {
 /// precision: it then reads X_k and X_n-k where they leave them (stockham.cl, DIF_POSITION), a division per
 /// radix digit, cheap for powers of two, and the smaller working set pays for it up to 1024 points.
 /// Measured on PoCL (2^22 real points a run, median of 4 mins of 10, by real length, twice the leaf's
-/// points): double 1024 2.19 ms against 2.42, 2048 2.38
-/// against 2.61, 1024^2 4.49 against 4.82, 256 2.13 against 2.17; single 256 1.16 against 1.29, 1024 1.41
-/// against 1.49, 2048 1.51 against 1.55; but double 4096 2.57 against 2.47, 8192 3.86 against 3.38, and
-/// 1000 (radix-5 digits) 2.79 against 2.44.
+/// points): double 1024 2.19 ms against 2.42, 2048 2.38 against 2.61, 1024^2 4.49 against 4.82, 256 2.13
+/// against 2.17; single 256 1.16 against 1.29, 1024 1.41 against 1.49, 2048 1.51 against 1.55; but double
+/// 4096 2.57 against 2.47, 8192 3.86 against 3.38, and 1000 (radix-5 digits) 2.79 against 2.44.
 pub fn r2c_post_in_place(n: usize) -> bool {
     n.is_power_of_two() && n <= 1024
 }
@@ -391,10 +390,10 @@ pub fn r2c_post_in_place(n: usize) -> bool {
 /// 2.7-2.8 ms against 3.0-3.1 (min of 20), 2187 2.5-2.6 against 2.6-2.7. Single precision measured slower
 /// in place (1000 65-69 against 74-77, 2187 50-62 against 57-67).
 /// A C2R pre-process keeps its second buffer, and double's passes run in place after it, measured on PoCL
-/// (2^22 real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41, 4096 2.17-2.24 against
-/// 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18, 1000, 2187, 16807 and 2^16 to
-/// 2^20 within noise; single measured slower (1000 1.74 against 1.55). For the R2C post-process see
-/// `r2c_post_in_place`.
+/// (2^22 real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41,
+/// 4096 2.17-2.24 against 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18; 1000, 2187,
+/// 16807 and 2^16 to 2^20 within noise; single measured slower (1000 1.74 against 1.55). For the R2C
+/// post-process see `r2c_post_in_place`.
 pub fn shape(
     n: usize,
     radices: &[usize],
