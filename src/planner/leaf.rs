@@ -358,25 +358,39 @@ pub struct SourceLayout {
 /// What a leaf fuses that constrains its shape.
 #[derive(Debug, Clone, Copy)]
 pub struct Fusions {
-    /// A stage runs between or inside the passes (a real stage but an R2C twin split, which reads its
-    /// spectra on the store, or an odd C2R twin merge, which loads both into one buffer; a convolution, a
-    /// plane, a DFT across lanes).
+    /// Something other than the real stage runs between or inside the passes (a convolution, a plane, a
+    /// DFT across lanes), so they cannot run in place.
     pub into_passes: bool,
     /// A stage works across the lanes, which must then be 8.
     pub across_lanes: bool,
-    /// The real stage, which may keep a second local buffer beside in-place passes.
+    /// The real stage, which decides with the precision whether the passes run in place (`passes_in_place`).
     pub stage: RealStage,
 }
 
-/// Whether an R2C post-process of a CPU leaf of `n` points lets its passes run in place, in either
-/// precision: it then reads X_k and X_n-k where they leave them (stockham.cl, DIF_POSITION), a division per
-/// radix digit, cheap for powers of two, and the smaller working set pays for it up to 1024 points.
-/// Measured on PoCL (2^22 real points a run, median of 4 mins of 10, by real length, twice the leaf's
-/// points): double 1024 2.19 ms against 2.42, 2048 2.38 against 2.61, 1024^2 4.49 against 4.82, 256 2.13
-/// against 2.17; single 256 1.16 against 1.29, 1024 1.41 against 1.49, 2048 1.51 against 1.55; but double
-/// 4096 2.57 against 2.47, 8192 3.86 against 3.38, and 1000 (radix-5 digits) 2.79 against 2.44.
-pub fn r2c_post_in_place(n: usize) -> bool {
-    n.is_power_of_two() && n <= 1024
+/// Whether a CPU leaf of `n` points with real stage `stage` runs its passes in place; `two_buffers_fit`
+/// says whether Stockham's two buffers hold the lanes wanted.
+///
+/// - No real stage, an R2C twin split (it reads its two spectra on the store only, where the passes leave
+///   them) or an odd C2R twin merge (it loads the second spectrum into the half of the buffer the first
+///   leaves free): in double, and in single where two buffers do not fit (see `shape`).
+/// - A C2R pre-process, which keeps its second buffer to load into: in double only. Measured on PoCL (2^22
+///   real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41, 4096
+///   2.17-2.24 against 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18; 1000, 2187,
+///   16807 and 2^16 to 2^20 within noise; single measured slower (1000 1.74 against 1.55).
+/// - An R2C post-process, which keeps its second buffer to gather packed rows in and reads X_k and X_n-k
+///   where the passes leave them (stockham.cl, DIF_POSITION, a division per radix digit, cheap for powers
+///   of two): in either precision, for a power of two up to 1024 points. Measured the same way: double 1024
+///   2.19 ms against 2.42, 2048 2.38 against 2.61, 1024^2 4.49 against 4.82, 256 2.13 against 2.17; single
+///   256 1.16 against 1.29, 1024 1.41 against 1.49, 2048 1.51 against 1.55; but double 4096 2.57 against
+///   2.47, 8192 3.86 against 3.38, and 1000 (radix-5 digits) 2.79 against 2.44.
+fn passes_in_place(n: usize, stage: RealStage, precision: Precision, two_buffers_fit: impl Fn() -> bool) -> bool {
+    match stage {
+        RealStage::None | RealStage::TwinSplit { .. } => precision == Precision::Double || !two_buffers_fit(),
+        RealStage::TwinMerge { .. } if n % 2 == 1 => precision == Precision::Double || !two_buffers_fit(),
+        RealStage::C2rPre => precision == Precision::Double,
+        RealStage::R2cPost => n.is_power_of_two() && n <= 1024,
+        _ => false,
+    }
 }
 
 /// The shape of a leaf of length `n` carrying `transforms` transforms read as `source` says.
@@ -389,11 +403,7 @@ pub fn r2c_post_in_place(n: usize) -> bool {
 /// 35 against 32-33; 16807 39-40 against 40 and 64 to 256^2 within noise; r2c double 3125 (odd twins)
 /// 2.7-2.8 ms against 3.0-3.1 (min of 20), 2187 2.5-2.6 against 2.6-2.7. Single precision measured slower
 /// in place (1000 65-69 against 74-77, 2187 50-62 against 57-67).
-/// A C2R pre-process keeps its second buffer, and double's passes run in place after it, measured on PoCL
-/// (2^22 real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41,
-/// 4096 2.17-2.24 against 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18; 1000, 2187,
-/// 16807 and 2^16 to 2^20 within noise; single measured slower (1000 1.74 against 1.55). For the R2C
-/// post-process see `r2c_post_in_place`.
+/// Real stages: see `passes_in_place`.
 pub fn shape(
     n: usize,
     radices: &[usize],
@@ -418,10 +428,9 @@ pub fn shape(
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
-            && (precision == Precision::Double
-                || fusions.stage == RealStage::R2cPost
-                || (StockhamKernel::local_buffers(true, fusions.stage) == 1
-                    && StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) > local));
+            && passes_in_place(n, fusions.stage, precision, || {
+                StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) <= local
+            });
         let buffers = StockhamKernel::local_buffers(in_place_passes, fusions.stage);
         let local_bytes = |lanes| StockhamKernel::passes_local_bytes(n, lanes, 1, pad_shift, precision, buffers);
         while lanes > 1 && local_bytes(lanes) > local {

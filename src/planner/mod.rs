@@ -488,17 +488,8 @@ impl Ctx<'_> {
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
         };
-        // An R2C twin split or post-process reads its spectra on the store only, as the in-place passes leave
-        // them; a C2R pre-process runs before the passes; an odd C2R twin merge loads its second spectrum into
-        // the half of the buffer that the first leaves free.
-        let twin_merge_in_place = matches!(job.stage, RealStage::TwinMerge { .. }) && n % 2 == 1;
         let fusions = leaf::Fusions {
-            into_passes: !(matches!(job.stage, RealStage::None | RealStage::TwinSplit { .. } | RealStage::C2rPre)
-                || twin_merge_in_place
-                || (job.stage == RealStage::R2cPost && leaf::r2c_post_in_place(n)))
-                || job.mid_factor.is_some()
-                || job.plane_n0.is_some()
-                || job.lanes_dft != LanesDft::None,
+            into_passes: job.mid_factor.is_some() || job.plane_n0.is_some() || job.lanes_dft != LanesDft::None,
             across_lanes: job.stage.across_lanes() || job.lanes_dft != LanesDft::None,
             stage: job.stage,
         };
