@@ -296,7 +296,7 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
             return Vec::new();
         }
     };
-    // A real case times fftx's complex transform of the same size in the same turns.
+    // A real case times fftx's complex transform of the same size run for run with it (`Planned::partner`).
     let complex = (case.kind != Kind::C2c && suffix.is_empty() && bench.fftx.is_some())
         .then(|| Case { kind: Kind::C2c, ..case.clone() })
         .and_then(|complex| {
@@ -316,10 +316,14 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
         planned.push(("copy", Ok(Planned::new(copy, None))));
     }
     if let Some(fftx) = &bench.fftx {
-        planned.push(("fftx", plan_clfft_api(bench, fftx, case, &prepared.buffers, true)));
-    }
-    if let (Some(fftx), Some((complex, buffers))) = (&bench.fftx, &complex) {
-        planned.push((COMPLEX_TWIN, plan_clfft_api(bench, fftx, complex, buffers, false)));
+        let mut planned_fftx = plan_clfft_api(bench, fftx, case, &prepared.buffers, true);
+        if let (Ok(planned_fftx), Some((complex, buffers))) = (&mut planned_fftx, &complex) {
+            match plan_clfft_api(bench, fftx, complex, buffers, false) {
+                Ok(twin) => planned_fftx.partner = Some(twin.contestant),
+                Err(failure) => println!("  {COMPLEX_TWIN}: {failure}"),
+            }
+        }
+        planned.push(("fftx", planned_fftx));
     }
     if let Some(clfft) = &bench.clfft {
         planned.push(("clfft", plan_clfft_api(bench, clfft, case, &prepared.buffers, false)));
@@ -342,29 +346,26 @@ fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_c
         (true, Some(Ok(copy))) => Some(measure::median(&copy.times_ms)),
         _ => known_copy_ms,
     };
-    let c2c_median_ms = names
-        .iter()
-        .zip(&measurements)
-        .find(|(name, _)| **name == COMPLEX_TWIN)
-        .and_then(|(_, m)| m.as_ref().ok())
-        .map(|m| measure::median(&m.times_ms));
     let mut rows = Vec::new();
     for (name, result) in names.into_iter().zip(measurements) {
-        if name == COMPLEX_TWIN {
-            match (&result, c2c_median_ms) {
-                (Err(failure), _) => println!("  {COMPLEX_TWIN}: {failure}"),
-                (Ok(_), Some(ms)) => println!("  {COMPLEX_TWIN}: median {ms:.3} ms"),
-                _ => {}
-            }
-            continue;
-        }
         let outcome = match result {
             Ok(measurement) => {
                 let rmse = match (&measurement.output, &prepared.reference) {
                     (Some(output), Some(reference)) => Some(data::relative_rmse(output, reference)),
                     _ => None,
                 };
-                let c2c_median_ms = if name == "fftx" { c2c_median_ms } else { None };
+                let c2c_median_ms = match &measurement.partner_times_ms {
+                    Some(Ok(times)) if !times.is_empty() => {
+                        let ms = measure::median(times);
+                        println!("  {COMPLEX_TWIN}: median {ms:.3} ms");
+                        Some(ms)
+                    }
+                    Some(Err(failure)) => {
+                        println!("  {COMPLEX_TWIN}: {failure}");
+                        None
+                    }
+                    _ => None,
+                };
                 Outcome::Measured(Stats { c2c_median_ms, ..Stats::new(&measurement, rmse) })
             }
             Err(failure) => Outcome::Failed(failure),
@@ -386,7 +387,7 @@ fn read_result(cl: &Cl, case: &Case, buffers: &CaseBuffers) -> Result<Vec<f64>, 
 /// from elsewhere on the machine.
 const WARM_BAKES: usize = 3;
 
-/// The contestant that runs fftx's complex transform alongside a real case (no row of its own).
+/// fftx's complex transform run alongside a real case (no row of its own).
 const COMPLEX_TWIN: &str = "fftx c2c of this size";
 
 /// fftx or clFFT, planned through the same function table. With `warm_bake`, the plan is baked again in

@@ -65,6 +65,10 @@ pub trait Contestant {
 /// A contestant and what planning it cost.
 pub struct Planned<'a> {
     pub contestant: Box<dyn Contestant + 'a>,
+    /// Runs in the contestant's turns, one run after each of its runs, so that a slow stretch of the machine
+    /// (a shared VM's vCPU runs at half speed for seconds at a time) slows both alike and their ratio holds:
+    /// fftx's complex transform of a real case's size. Its failure leaves the contestant's runs alone.
+    pub partner: Option<Box<dyn Contestant + 'a>>,
     pub plan_ms: Option<f64>,
     pub warm_plan_ms: Option<f64>,
     pub tmp_bytes: Option<usize>,
@@ -73,7 +77,7 @@ pub struct Planned<'a> {
 impl<'a> Planned<'a> {
     /// `contestant`, planned in `plan_ms`, with no warm bake or scratch to report.
     pub fn new(contestant: impl Contestant + 'a, plan_ms: Option<f64>) -> Self {
-        Planned { contestant: Box::new(contestant), plan_ms, warm_plan_ms: None, tmp_bytes: None }
+        Planned { contestant: Box::new(contestant), partner: None, plan_ms, warm_plan_ms: None, tmp_bytes: None }
     }
 }
 
@@ -82,24 +86,36 @@ impl<'a> Planned<'a> {
 pub fn interleave(planned: Vec<Result<Planned<'_>, Failure>>, timing: &Timing) -> Vec<Result<Measurement, Failure>> {
     let mut times: Vec<Vec<f64>> = planned.iter().map(|_| Vec::with_capacity(timing.runs)).collect();
     let mut outputs: Vec<Option<Vec<f64>>> = planned.iter().map(|_| None).collect();
+    let mut partner_times: Vec<Result<Vec<f64>, Failure>> = planned.iter().map(|_| Ok(Vec::new())).collect();
     let mut states = planned;
     let count = states.len();
     for round in 0..timing.rounds {
         let last = round + 1 == timing.rounds;
         for turn in 0..count {
             let i = (turn + round) % count;
-            let Ok(planned) = &mut states[i] else { continue };
-            let contestant = &mut planned.contestant;
+            let Ok(Planned { contestant, partner, .. }) = &mut states[i] else { continue };
             let warmups = if round == 0 { timing.warmups + 1 } else { timing.warmups };
+            let partner_times = &mut partner_times[i];
+            let mut run_partner = |timed: bool| {
+                if let (Some(partner), Ok(times)) = (partner.as_mut(), partner_times.as_mut()) {
+                    match partner.run() {
+                        Ok(ms) if timed => times.push(ms),
+                        Ok(_) => {}
+                        Err(failure) => *partner_times = Err(failure),
+                    }
+                }
+            };
             let result = (|| {
                 if last {
                     contestant.prepare_checked_turn()?;
                 }
                 for _ in 0..warmups {
                     contestant.run()?;
+                    run_partner(false);
                 }
                 for _ in 0..timing.runs_in(round) {
                     times[i].push(contestant.run()?);
+                    run_partner(true);
                 }
                 if last {
                     outputs[i] = contestant.output()?;
@@ -113,9 +129,10 @@ pub fn interleave(planned: Vec<Result<Planned<'_>, Failure>>, timing: &Timing) -
     }
     states
         .into_iter()
-        .zip(times.into_iter().zip(outputs))
-        .map(|(state, (times_ms, output))| {
+        .zip(times.into_iter().zip(outputs).zip(partner_times))
+        .map(|(state, ((times_ms, output), partner_times_ms))| {
             state.map(|p| Measurement {
+                partner_times_ms: p.partner.map(|_| partner_times_ms),
                 plan_ms: p.plan_ms,
                 warm_plan_ms: p.warm_plan_ms,
                 times_ms,
@@ -134,6 +151,8 @@ pub struct Measurement {
     /// fftx only: the same plan baked again in fresh OpenCL contexts, the median of 3 (the on-disk cache path).
     pub warm_plan_ms: Option<f64>,
     pub times_ms: Vec<f64>,
+    /// The partner's timed runs, one after each of `times_ms`, or why it stopped (`Planned::partner`).
+    pub partner_times_ms: Option<Result<Vec<f64>, Failure>>,
     /// The transform's output as f64, for the accuracy check.
     pub output: Option<Vec<f64>>,
     /// Scratch memory the library reports for the plan (clfftGetTmpBufSize).
@@ -293,5 +312,27 @@ mod tests {
         assert_eq!(a.output, Some(vec![4.0]));
         assert!(matches!(results[1], Err(Failure::NotAvailable(_))));
         assert!(matches!(results[2], Err(Failure::Error(_))));
+    }
+
+    #[test]
+    fn a_partner_runs_after_each_run_and_its_failure_stops_only_it() {
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let timing = Timing { runs: 4, rounds: 2, warmups: 0 };
+        let with_partner = |name, partner, fail_at| {
+            let mut planned = planned(name, &log, None).unwrap();
+            planned.partner = Some(Box::new(Scripted { name: partner, log: log.clone(), runs: 0, fail_at }));
+            Ok(planned)
+        };
+        let results = interleave(vec![with_partner('a', 'p', None), with_partner('b', 'q', Some(3))], &timing);
+        let turns: String = log.borrow().iter().filter(|(_, what)| *what == "run").map(|(name, _)| *name).collect();
+        // Round 1: a's warm-up and two runs, each followed by p's, then b's with q's, where q fails on its
+        // third run; round 2 starts with b, which runs on alone.
+        assert_eq!(turns, "apapapbqbqbqbbapap");
+        let a = results[0].as_ref().unwrap();
+        assert_eq!(a.times_ms, [2.0, 3.0, 4.0, 5.0]);
+        assert_eq!(a.partner_times_ms.as_ref().unwrap().as_ref().unwrap(), &[2.0, 3.0, 4.0, 5.0]);
+        let b = results[1].as_ref().unwrap();
+        assert_eq!(b.times_ms, [2.0, 3.0, 4.0, 5.0]);
+        assert!(matches!(b.partner_times_ms, Some(Err(Failure::Error(_)))));
     }
 }
