@@ -35,17 +35,32 @@
 #define REAL_ROOTS_V(k, wr, wi) SPLIT_PAIRS(tw + 2 * (RT_OFF + (k)), wr, wi)
 #endif
 
-/* (xr, xi) = s (F - i T) from a = (ar, ai), its mirror b = (br, bi) and the root w = (wr, wi); scalars or
- * lane vectors alike (an rvalue's type, free of address-space qualifiers). */
+/* F and T (fr_, fi_, tr_, ti_) from a = (ar, ai), its mirror b = (br, bi) and the root w = (wr, wi); scalars
+ * or lane vectors alike (an rvalue's type, free of address-space qualifiers). */
+#define HERMITIAN_F_T(ar, ai, br, bi, wr, wi)                                                       \
+    __typeof__((ar) + (br)) fr_ = (ar) + (br), fi_ = (ai) - (bi), gr_ = (ar) - (br);                \
+    __typeof__(fr_) gi_ = (ai) + (bi), tr_ = (wr) * gr_ - (wi) * gi_, ti_ = (wr) * gi_ + (wi) * gr_
+
+/* (xr, xi) = s (F - i T). */
 #define HERMITIAN_COMBINE_W(ar, ai, br, bi, wr, wi, s, xr, xi)                                      \
     do {                                                                                            \
-        __typeof__((ar) + (br)) fr_ = (ar) + (br), fi_ = (ai) - (bi), gr_ = (ar) - (br);            \
-        __typeof__(fr_) gi_ = (ai) + (bi), tr_ = (wr) * gr_ - (wi) * gi_, ti_ = (wr) * gi_ + (wi) * gr_; \
+        HERMITIAN_F_T(ar, ai, br, bi, wr, wi);                                                      \
         (xr) = (s) * (fr_ + ti_);                                                                   \
         (xi) = (s) * (fi_ - tr_);                                                                   \
     } while (0)
 
-/* The same with the root w_2H^k from the table. */
+/* X_k = s (F - i T) as above and, from the same pair, X_H-k = s conj(F + i T): as w_2H^(H-k) = -conj(w_2H^k),
+ * the mirror's F and T are conj(F) and conj(T). One root and one product for two values. */
+#define HERMITIAN_PAIR_W(ar, ai, br, bi, wr, wi, s, xr, xi, mr, mi)                                 \
+    do {                                                                                            \
+        HERMITIAN_F_T(ar, ai, br, bi, wr, wi);                                                      \
+        (xr) = (s) * (fr_ + ti_);                                                                   \
+        (xi) = (s) * (fi_ - tr_);                                                                   \
+        (mr) = (s) * (fr_ - ti_);                                                                   \
+        (mi) = -(s) * (fi_ + tr_);                                                                  \
+    } while (0)
+
+/* HERMITIAN_COMBINE_W with the root w_2H^k from the table. */
 #define HERMITIAN_COMBINE(ar, ai, br, bi, k, s, xr, xi)                                             \
     do {                                                                                            \
         REAL wr_, wi_;                                                                              \

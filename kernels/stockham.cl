@@ -1153,14 +1153,22 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     SLOT_BARRIER();
 
 #if REAL_STAGE == STAGE_C2R_PRE
-    /* conj(X_0..X_N) in B -> conj(Z'_0..Z'_N-1) in A (real.cl); DC and Nyquist are real by symmetry. */
-    for (int k = lid; k < N; k += P) {
+    /* conj(X_0..X_N) in B -> conj(Z'_0..Z'_N-1) in A (real.cl), value k with its mirror N - k; DC and
+     * Nyquist are real by symmetry. */
+    for (int k = lid; k <= N / 2; k += P) {
         V ar = bre[LIX(k)], ai = bim[LIX(k)], br = bre[LIX(N - k)], bi = bim[LIX(N - k)];
         if (k == 0) {
             ai = (V)(0);
             bi = (V)(0);
         }
-        HERMITIAN_COMBINE(ar, ai, br, bi, k, K(1.0), are[LIX(k)], aim[LIX(k)]);
+        REAL wr, wi;
+        V mr, mi;
+        REAL_ROOT(k, wr, wi);
+        HERMITIAN_PAIR_W(ar, ai, br, bi, wr, wi, K(1.0), are[LIX(k)], aim[LIX(k)], mr, mi);
+        if (k > 0 && 2 * k != N) {
+            are[LIX(N - k)] = mr;
+            aim[LIX(N - k)] = mi;
+        }
     }
     SLOT_BARRIER();
 #elif REAL_STAGE == STAGE_C2R_PRE_LANES
