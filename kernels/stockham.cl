@@ -79,8 +79,9 @@
  *                                 OUT_COUNT apart, not a multiple of VW): where a slot's lanes are neighbours,
  *                                 the store assembles its VW rows in the local buffer the passes left free and
  *                                 writes the block as whole vectors, which can stream (PACKED_STORE); with
- *                                 STAGE_TWIN_SPLIT_LANES, the parts' rows: each of the pair's two outputs
- *                                 gathers in the free buffer and leaves as one run (TWIN_RUNS_OUT)
+ *                                 STAGE_TWIN_SPLIT, the lanes' x rows, then their y rows, each as such a
+ *                                 block; with STAGE_TWIN_SPLIT_LANES, the parts' rows: each of the pair's two
+ *                                 outputs gathers in the free buffer and leaves as one run (TWIN_RUNS_OUT)
  *   IN_PLACE_PASSES               the passes run in place in one local buffer instead of two (decimation in
  *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them
  *                                 but a twin split or an R2C post-process on the store, which read X_k from
@@ -630,7 +631,7 @@ AI int dif_position(uint k_) {
 #if OUT_PLANAR
 #error "a twin split's packed rows are interleaved"
 #endif
-#elif P != 1 || OUT_PLANAR || OUT_MODE != MODE_ROWS || TWIN_STORES != 1 || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
+#elif P != 1 || OUT_PLANAR || OUT_MODE != MODE_ROWS || (TWIN_STORES != 1 && REAL_STAGE != STAGE_TWIN_SPLIT) || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
 #error "packed rows take one item per slot, interleaved rows and nothing stored but each lane's own row"
 #endif
 /* The reals from output position p: positions count complex values, or reals for adjacent pairs. */

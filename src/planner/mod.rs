@@ -569,7 +569,9 @@ impl Ctx<'_> {
         } else {
             kernel
         };
-        let out_bytes = transforms * kernel.out_count * problem.precision.complex_bytes();
+        // A twin split stores both spectra of each pair.
+        let spectra = if matches!(kernel.real_stage, RealStage::TwinSplit { .. }) { 2 } else { 1 };
+        let out_bytes = spectra * transforms * kernel.out_count * problem.precision.complex_bytes();
         let radices = if kernel.rows_in_registers() { vec![kernel.lanes; 2] } else { kernel.radices.clone() };
         Ok(StockhamKernel {
             radices,

@@ -3,7 +3,8 @@
 //! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
 //! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two
 //! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
-//! FFT runs in registers (64 points on CPUs) pairs transforms in the same way. When the complex FFT is too long
+//! FFT runs in registers (64 points on CPUs) pairs transforms in the same way, and so does a CPU R2C of 500
+//! points or more whose complex FFT fits one leaf (`even_r2c_twins`). When the complex FFT is too long
 //! for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU carries its stage across the
 //! lanes of that four-step's long pass (`across_lanes`); a longer R2C whose four-step (two or three passes)
 //! has whole vectors of columns pairs them with their mirrors in its last pass (`paired_columns`), and a longer
@@ -33,6 +34,9 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
     let n = ctx.problem.lengths[0];
     let (m, in_side) = if n % 2 == 0 { (n / 2, Side::RealPairs) } else { (n, Side::Real) };
     if let Some(leaf) = twins_in_registers(ctx, &batch, src, dst, split_leaf) {
+        return ctx.plan_job(leaf);
+    }
+    if let Some(leaf) = even_r2c_twins(ctx, &batch, src, dst) {
         return ctx.plan_job(leaf);
     }
     if m <= ctx.max_leaf() && factor::is_smooth(m) {
@@ -125,6 +129,31 @@ fn twins_in_registers(
     let twins = leaf_twins(ctx, batch, src, dst).filter(|_| n % 2 == 0)?;
     let leaf = pair_leaf(n, &twins, src, dst);
     ctx.runs_in_registers(&leaf).then_some(leaf)
+}
+
+/// Even R2C lengths from which a CPU leaf pairs transforms (`even_r2c_twins`).
+const CPU_EVEN_R2C_TWINS_FROM: usize = 500;
+
+/// An even R2C of `CPU_EVEN_R2C_TWINS_FROM` points or more whose whole complex FFT fits one CPU leaf pairs
+/// transforms as odd lengths do, but not a power of two in double precision: the leaf splits the pair's
+/// spectra as it stores, in packed rows that stream (`StockhamKernel::packed_rows`), where the half-length
+/// FFT spends about 15% of its time on the Hermitian post-process. Measured on PoCL for 2^22 points (min
+/// of 10, 3-5 alternating runs), half-length FFT against twins: single 1000 1.80 -> 1.63 ms, 2000 1.72 ->
+/// 1.60, 3000 1.80 -> 1.71, 4096 1.83 -> 1.73, 500 1.71 -> 1.65, 768 1.80 -> 1.65, 1024, 2048, 6000 and
+/// 8192 within noise; double 1000 2.54 -> 2.48, 2000 2.61 -> 2.48, 500 2.73 -> 2.59. Slower: 100 and 240
+/// (single 1.24 -> 2.30, 1.38 -> 1.72), and in double 1024 (2.48 -> 2.62) and 4096 (2.68 -> 2.78), whose
+/// passes run in place (`leaf::passes_in_place`). C2R twins measured slower at every length (single 1000
+/// 1.69 -> 1.74 ms, 1024 1.59 -> 1.90, 4096 1.64 -> 1.97).
+fn even_r2c_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Option<Job> {
+    let n = ctx.problem.lengths[0];
+    let suits = n % 2 == 0
+        && n >= CPU_EVEN_R2C_TWINS_FROM
+        && n <= ctx.max_leaf()
+        && factor::is_smooth(n)
+        && !(ctx.problem.precision == Precision::Double && n.is_power_of_two())
+        && leaf::is_cpu(ctx.device);
+    let twins = leaf_twins(ctx, batch, src, dst).filter(|_| suits)?;
+    Some(split_leaf(n, &twins, src, dst))
 }
 
 /// The long pass of an even length 2h whose h points are too many for one kernel but split on a CPU as
@@ -413,6 +442,30 @@ mod tests {
         assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages(C2R, 1 << 20, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
+    }
+
+    #[test]
+    fn even_r2c_pairs_transforms_from_500_points() {
+        // From 500 points an even R2C leaf pairs its transforms on CPUs, packed and streaming (4194 x 501
+        // single values), but not a power of two in double, shorter lengths, C2R, or on GPUs.
+        use TransformKind::{C2R, R2C};
+        let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
+        let leaf = |kind, n: usize, precision, device: &DeviceInfo| {
+            let problem = test_device::transform(kind, &[n], 2 << 20 >> n.ilog2(), false, precision);
+            match plan(&problem, device).unwrap().steps.as_slice() {
+                [Step { kernel: KernelSpec::Stockham(k), .. }] => {
+                    (format!("{:?}", k.real_stage).starts_with("TwinSplit"), k.packed_rows(), k.streaming_store)
+                }
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(leaf(R2C, 1000, Precision::Single, &cpu), (true, true, true));
+        assert_eq!(leaf(R2C, 4096, Precision::Single, &cpu), (true, true, true));
+        assert_eq!(leaf(R2C, 1000, Precision::Double, &cpu), (true, false, false));
+        assert!(!leaf(R2C, 4096, Precision::Double, &cpu).0);
+        assert!(!leaf(R2C, 256, Precision::Single, &cpu).0);
+        assert!(!leaf(C2R, 1000, Precision::Single, &cpu).0);
+        assert!(!leaf(R2C, 1000, Precision::Single, &gpu).0);
     }
 
     #[test]
