@@ -434,14 +434,14 @@ impl StockhamKernel {
     /// dimension), and the store writes nothing but each lane's own row: the store then assembles a slot's rows in
     /// local memory and writes them as whole vectors (stockham.cl, PACKED_ROWS), which stream where rows of their
     /// own could not. Only for the R2C post-process's rows of n + 1 values, an even twin split's rows of n / 2 + 1
-    /// (its second buffer free: R2C single 1000 in 1.59-1.63 ms (min) against 1.68-1.77 stored row by row), and the
-    /// C2R pre-process's rows of 2n reals: measured on PoCL for 2^22 points, R2C single 256 ran at 57-58 GFLOPS
-    /// against 45, 1000 at 57-61 against 43-53, double 256 at 30-34 against 26-27; C2R single 1000 in 1.46-1.50 ms
-    /// (min) against 1.53-1.62, double 1000 2.41-2.53 against 2.57-2.69, single 100 1.15-1.18 against 1.23; complex
-    /// rows of 2187 and 3125 points, which take more arithmetic per byte, ran slower (single 2187 at 39-49 against
-    /// 57-66; the odd twin split of R2C single 3125 in 1.70 ms against 1.59), and so did the parts of c2c 16807
-    /// after their DFT across the lanes, streamed or not (double 7.4 -> 7.9-8.1 ms, single 4.9 -> 5.3-5.8; the twin
-    /// split, whose rows were partial lines, gains).
+    /// (its second buffer free: R2C single 1000 in 1.59-1.63 ms against 1.68-1.77 stored row by row, medians of the
+    /// mins of 3-5 alternating runs), and the C2R pre-process's rows of 2n reals: measured on PoCL for 2^22 points,
+    /// R2C single 256 ran at 57-58 GFLOPS against 45, 1000 at 57-61 against 43-53, double 256 at 30-34 against
+    /// 26-27; C2R single 1000 in 1.46-1.50 ms (min) against 1.53-1.62, double 1000 2.41-2.53 against 2.57-2.69,
+    /// single 100 1.15-1.18 against 1.23; complex rows of 2187 and 3125 points, which take more arithmetic per
+    /// byte, ran slower (single 2187 at 39-49 against 57-66; the odd twin split of R2C single 3125 in 1.70 ms
+    /// against 1.59), and so did the parts of c2c 16807 after their DFT across the lanes, streamed or not (double
+    /// 7.4 -> 7.9-8.1 ms, single 4.9 -> 5.3-5.8; the twin split, whose rows were partial lines, gains).
     pub fn packed_rows(&self) -> bool {
         let dim0 = self.batch.first();
         // A twin split across the lanes: the parts' rows of n values (Hermitian halves of the pair), back to

@@ -446,8 +446,8 @@ mod tests {
 
     #[test]
     fn even_r2c_pairs_transforms_from_500_points() {
-        // From 500 points an even R2C leaf pairs its transforms on CPUs, packed and streaming (4194 x 501
-        // single values), but not a power of two in double, shorter lengths, C2R, or on GPUs.
+        // From 500 points an even R2C leaf pairs its transforms on CPUs, packed and streaming (2^21 reals:
+        // 4096 x 501 single values for 1000), but not a power of two in double, shorter lengths, C2R, or GPUs.
         use TransformKind::{C2R, R2C};
         let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
         let leaf = |kind, n: usize, precision, device: &DeviceInfo| {
