@@ -457,7 +457,10 @@ impl StockhamKernel {
         // Positions count complex values, or reals for adjacent pairs.
         let row_positions = match (self.out_kind, self.real_stage) {
             (ElementKind::Complex, RealStage::R2cPost) => self.out_count,
-            (ElementKind::Complex, RealStage::TwinSplit { .. }) if self.n % 2 == 0 && !self.in_place_passes => {
+            // An even twin split gathers in the second local buffer, where its passes leave one free.
+            (ElementKind::Complex, RealStage::TwinSplit { .. })
+                if self.n % 2 == 0 && Self::local_buffers(self.in_place_passes, self.real_stage) == 2 =>
+            {
                 self.out_count
             }
             (ElementKind::RealPairs { half: 1 }, RealStage::C2rPre) => 2 * self.out_count,
