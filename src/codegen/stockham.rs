@@ -135,6 +135,16 @@ impl RealStage {
         matches!(self, RealStage::R2cPostLanes | RealStage::C2rPreLanes | RealStage::C2rPrePairs)
     }
 
+    /// The outputs the stage stores per transform (stockham.cl, TWIN_STORES): a twin split stores both spectra
+    /// of its pair, one after the other.
+    pub fn stores_per_transform(self) -> usize {
+        if matches!(self, RealStage::TwinSplit { .. }) {
+            2
+        } else {
+            1
+        }
+    }
+
     /// How much further than its own transform the stage reads and writes.
     fn twin_offsets(self) -> (usize, usize) {
         match self {

@@ -569,9 +569,10 @@ impl Ctx<'_> {
         } else {
             kernel
         };
-        // A twin split stores both spectra of each pair.
-        let spectra = if matches!(kernel.real_stage, RealStage::TwinSplit { .. }) { 2 } else { 1 };
-        let out_bytes = spectra * transforms * kernel.out_count * problem.precision.complex_bytes();
+        let out_bytes = kernel.real_stage.stores_per_transform()
+            * transforms
+            * kernel.out_count
+            * problem.precision.complex_bytes();
         let radices = if kernel.rows_in_registers() { vec![kernel.lanes; 2] } else { kernel.radices.clone() };
         Ok(StockhamKernel {
             radices,

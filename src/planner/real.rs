@@ -125,10 +125,20 @@ fn twins_in_registers(
     dst: BufRef,
     pair_leaf: fn(usize, &Twins, BufRef, BufRef) -> Job,
 ) -> Option<Job> {
+    even_pairs(ctx, batch, src, dst, pair_leaf).filter(|leaf| ctx.runs_in_registers(leaf))
+}
+
+/// The leaf `pair_leaf` makes of an even length's transforms in pairs, where the batch pairs them.
+fn even_pairs(
+    ctx: &Ctx,
+    batch: &[LogicalDim],
+    src: BufRef,
+    dst: BufRef,
+    pair_leaf: fn(usize, &Twins, BufRef, BufRef) -> Job,
+) -> Option<Job> {
     let n = ctx.problem.lengths[0];
     let twins = leaf_twins(ctx, batch, src, dst).filter(|_| n % 2 == 0)?;
-    let leaf = pair_leaf(n, &twins, src, dst);
-    ctx.runs_in_registers(&leaf).then_some(leaf)
+    Some(pair_leaf(n, &twins, src, dst))
 }
 
 /// Even R2C lengths from which a CPU leaf pairs transforms (`even_r2c_twins`).
@@ -146,14 +156,12 @@ const CPU_EVEN_R2C_TWINS_FROM: usize = 500;
 /// 1.69 -> 1.74 ms, 1024 1.59 -> 1.90, 4096 1.64 -> 1.97).
 fn even_r2c_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Option<Job> {
     let n = ctx.problem.lengths[0];
-    let suits = n % 2 == 0
-        && n >= CPU_EVEN_R2C_TWINS_FROM
+    let suits = n >= CPU_EVEN_R2C_TWINS_FROM
         && n <= ctx.max_leaf()
         && factor::is_smooth(n)
         && !(ctx.problem.precision == Precision::Double && n.is_power_of_two())
         && leaf::is_cpu(ctx.device);
-    let twins = leaf_twins(ctx, batch, src, dst).filter(|_| suits)?;
-    Some(split_leaf(n, &twins, src, dst))
+    suits.then(|| even_pairs(ctx, batch, src, dst, split_leaf)).flatten()
 }
 
 /// The long pass of an even length 2h whose h points are too many for one kernel but split on a CPU as
