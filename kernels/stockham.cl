@@ -153,7 +153,7 @@
 #endif
 /* Index H - (VW k + l) of the lanes stages: lane 0 of element k0 (N - k, or its wrap mod N for the R2C
  * output), lanes l > 0 from lane VW - l of element k1 = N - 1 - k (mod N). */
-#define LANE_MIRROR(a, k0, k1) shuffle2((a)[LIX(k0)], (a)[LIX(k1)], MIRROR_MASK)
+#define LANE_MIRROR(a, k0, k1) SHUFFLE2((a)[LIX(k0)], (a)[LIX(k1)], MIRROR_MASK)
 #endif
 
 #if LANES_DFT_IN
@@ -180,7 +180,7 @@
 #define OPPOSITE_LANE(l) ((LIVE_LANES + 8 - (l)) % 8)
 #define OPPOSITE(l) ((l) == 0 ? 0 : OPPOSITE_LANE(l))
 #define OPPOSITE2(l) ((l) == 0 ? 0 : 8 + OPPOSITE_LANE(l))
-#define LANE_MASK(F) (MASK)(F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7))
+#define LANE_MASK(F) (F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7))
 #define OPPOSITE_MASK LANE_MASK(OPPOSITE)
 #define OPPOSITE_MASK2 LANE_MASK(OPPOSITE2)
 #endif
@@ -251,7 +251,7 @@
 #error "a twin merge across the lanes takes the odd parts of an odd transform in a DFT across the lanes, and no load factor"
 #endif
 /* Index M - (LIVE_LANES k + l), M = LIVE_LANES N: lane 0 from element N - k, lanes l > 0 from lane
- * LIVE_LANES - l of element N - 1 - k (shuffle2(element N - k, element N - 1 - k, OPPOSITE_MASK2)). */
+ * LIVE_LANES - l of element N - 1 - k (SHUFFLE2(element N - k, element N - 1 - k, OPPOSITE_MASK2)). */
 #endif
 
 #if REAL_STAGE == STAGE_C2R_PRE_PAIRS
@@ -300,7 +300,7 @@
 
 /* Row r's elements N - k in ROWS_IN_REGISTERS, k = VW r + j: lane 0 from row (VW - r) % VW, lane j > 0 from
  * lane VW - j of row VW - 1 - r. */
-#define MIRROR(a, r) shuffle2((a)[(VW - (r)) % VW], (a)[VW - 1 - (r)], MIRROR_MASK)
+#define MIRROR(a, r) SHUFFLE2((a)[(VW - (r)) % VW], (a)[VW - 1 - (r)], MIRROR_MASK)
 
 /* Parts 1..R-1 of butterfly k of a pass over spans L = R Ls times w_L^(jk), from the pass's table at OFF. */
 #define TWIDDLE_PARTS(R, OFF, Ls, k, xr, xi)                                                        \
@@ -722,21 +722,21 @@ AI int dif_position(uint k_) {
             const int a_ = k_ % N, m_ = N - 1 - a_;                                                 \
             V vr_, vi_, mr_, mi_;                                                                   \
             if ((MODE) == 1) {                                                                      \
-                vr_ = shuffle2(PRE[LIX(a_)], CRE[LIX(a_)], PAIR_VALUE_MASK);                        \
-                vi_ = shuffle2(PIM[LIX(a_)], CIM[LIX(a_)], PAIR_VALUE_MASK);                        \
-                mr_ = shuffle2(PRE[LIX(m_)], CRE[LIX(m_)], PAIR_MIRROR_MASK);                       \
-                mi_ = shuffle2(PIM[LIX(m_)], CIM[LIX(m_)], PAIR_MIRROR_MASK);                       \
+                vr_ = SHUFFLE2(PRE[LIX(a_)], CRE[LIX(a_)], PAIR_VALUE_MASK);                        \
+                vi_ = SHUFFLE2(PIM[LIX(a_)], CIM[LIX(a_)], PAIR_VALUE_MASK);                        \
+                mr_ = SHUFFLE2(PRE[LIX(m_)], CRE[LIX(m_)], PAIR_MIRROR_MASK);                       \
+                mi_ = SHUFFLE2(PIM[LIX(m_)], CIM[LIX(m_)], PAIR_MIRROR_MASK);                       \
             } else if ((MODE) == 0) {                                                               \
                 const int z_ = (N - a_) % N;                                                        \
                 vr_ = CRE[LIX(a_)];                                                                 \
                 vi_ = CIM[LIX(a_)];                                                                 \
-                mr_ = shuffle2(CRE[LIX(z_)], CRE[LIX(m_)], PAIR_FIRST_MASK);                        \
-                mi_ = shuffle2(CIM[LIX(z_)], CIM[LIX(m_)], PAIR_FIRST_MASK);                        \
+                mr_ = SHUFFLE2(CRE[LIX(z_)], CRE[LIX(m_)], PAIR_FIRST_MASK);                        \
+                mi_ = SHUFFLE2(CIM[LIX(z_)], CIM[LIX(m_)], PAIR_FIRST_MASK);                        \
             } else {                                                                                \
                 vr_ = CRE[LIX(a_)];                                                                 \
                 vi_ = CIM[LIX(a_)];                                                                 \
-                mr_ = shuffle(CRE[LIX(m_)], PAIR_LAST_MASK);                                        \
-                mi_ = shuffle(CIM[LIX(m_)], PAIR_LAST_MASK);                                        \
+                mr_ = SHUFFLE1(CRE[LIX(m_)], PAIR_LAST_MASK);                                       \
+                mi_ = SHUFFLE1(CIM[LIX(m_)], PAIR_LAST_MASK);                                       \
             }                                                                                       \
             const REAL rr_ = tw[2 * (RT_OFF + k_)], ri_ = tw[2 * (RT_OFF + k_) + 1];                \
             const V wr_ = cwr_ * rr_ - cwi_ * ri_, wi_ = cwr_ * ri_ + cwi_ * rr_;                   \
@@ -760,15 +760,15 @@ AI int dif_position(uint k_) {
  * from PRE's lane 4, 1-3 from CUR's 7-5, 4 from CUR's 0, 5-7 from PRE's 3-1. Group 0: column 0's mirror is
  * its own lane at N - k. The last group: lane 4 is its own mirror, 5-7 from 3-1. */
 #if VW == 8
-#define PAIR_VALUE_MASK (MASK)(8, 9, 10, 11, 4, 5, 6, 7)
-#define PAIR_MIRROR_MASK (MASK)(4, 15, 14, 13, 8, 3, 2, 1)
-#define PAIR_FIRST_MASK (MASK)(0, 15, 14, 13, 4, 5, 6, 7)
-#define PAIR_LAST_MASK (MASK)(0, 1, 2, 3, 4, 3, 2, 1)
+#define PAIR_VALUE_MASK (8, 9, 10, 11, 4, 5, 6, 7)
+#define PAIR_MIRROR_MASK (4, 15, 14, 13, 8, 3, 2, 1)
+#define PAIR_FIRST_MASK (0, 15, 14, 13, 4, 5, 6, 7)
+#define PAIR_LAST_MASK (0, 1, 2, 3, 4, 3, 2, 1)
 #else
-#define PAIR_VALUE_MASK (MASK)(16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15)
-#define PAIR_MIRROR_MASK (MASK)(8, 31, 30, 29, 28, 27, 26, 25, 16, 7, 6, 5, 4, 3, 2, 1)
-#define PAIR_FIRST_MASK (MASK)(0, 31, 30, 29, 28, 27, 26, 25, 8, 9, 10, 11, 12, 13, 14, 15)
-#define PAIR_LAST_MASK (MASK)(0, 1, 2, 3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2, 1)
+#define PAIR_VALUE_MASK (16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15)
+#define PAIR_MIRROR_MASK (8, 31, 30, 29, 28, 27, 26, 25, 16, 7, 6, 5, 4, 3, 2, 1)
+#define PAIR_FIRST_MASK (0, 31, 30, 29, 28, 27, 26, 25, 8, 9, 10, 11, 12, 13, 14, 15)
+#define PAIR_LAST_MASK (0, 1, 2, 3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2, 1)
 #endif
 #endif
 
@@ -794,8 +794,8 @@ AI int dif_position(uint k_) {
             IN_AT(ib[0] + VW + (IDX)n_ * in_stride, fr_, fi_);                                      \
             ai_ *= conj_in;                                                                         \
             mi_ *= conj_in;                                                                         \
-            V br_ = shuffle2((V)(er_), mr_, MIRROR_MASK), bi_ = shuffle2((V)(ei_ * conj_in), mi_, MIRROR_MASK); \
-            V cr_ = shuffle2((V)(fr_), ar_, MIRROR_MASK), ci_ = shuffle2((V)(fi_ * conj_in), ai_, MIRROR_MASK); \
+            V br_ = SHUFFLE2((V)(er_), mr_, MIRROR_MASK), bi_ = SHUFFLE2((V)(ei_ * conj_in), mi_, MIRROR_MASK); \
+            V cr_ = SHUFFLE2((V)(fr_), ar_, MIRROR_MASK), ci_ = SHUFFLE2((V)(fi_ * conj_in), ai_, MIRROR_MASK); \
             if (t_ == 0 && n_ == 0) {                                                               \
                 /* The DC's and the Nyquist value's imaginary parts are redundant. */              \
                 ai_.s0 = K(0.0);                                                                    \
@@ -1220,10 +1220,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
      * (OPPOSITE_MASK2) of elements loaded whole, then the loaded ones in place. The lanes of the last loaded
      * element past LIVE_LANES / 2 mirror that element's own lanes. */
     for (int k = IN_COUNT + lid; k < N; k += P) {
-        V ar = shuffle2(are[LIX(N - k)], are[LIX(N - 1 - k)], OPPOSITE_MASK2);
-        V ai = shuffle2(aim[LIX(N - k)], aim[LIX(N - 1 - k)], OPPOSITE_MASK2);
-        V br = shuffle2(bre[LIX(N - k)], bre[LIX(N - 1 - k)], OPPOSITE_MASK2);
-        V bi = shuffle2(bim[LIX(N - k)], bim[LIX(N - 1 - k)], OPPOSITE_MASK2);
+        V ar = SHUFFLE2(are[LIX(N - k)], are[LIX(N - 1 - k)], OPPOSITE_MASK2);
+        V ai = SHUFFLE2(aim[LIX(N - k)], aim[LIX(N - 1 - k)], OPPOSITE_MASK2);
+        V br = SHUFFLE2(bre[LIX(N - k)], bre[LIX(N - 1 - k)], OPPOSITE_MASK2);
+        V bi = SHUFFLE2(bim[LIX(N - k)], bim[LIX(N - 1 - k)], OPPOSITE_MASK2);
         are[LIX(k)] = ar - bi;
         aim[LIX(k)] = -ai - br;
     }
@@ -1236,7 +1236,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
         V zr = ar + bi, zi = ai - br;
         if (k == IN_COUNT - 1) {
-            V mr = shuffle(ar - bi, OPPOSITE_MASK), mi = shuffle(-ai - br, OPPOSITE_MASK);
+            V mr = SHUFFLE1(ar - bi, OPPOSITE_MASK), mi = SHUFFLE1(-ai - br, OPPOSITE_MASK);
             REAL zr_[VW], zi_[VW], mr_[VW], mi_[VW];
             VSTOREV(zr, zr_);
             VSTOREV(zi, zi_);
