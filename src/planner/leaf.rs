@@ -44,7 +44,15 @@ const CPU_STREAMING_BYTES: usize = 8 << 20;
 /// 4.5-4.8 ms with 16 lanes against 7.0-7.1 with 8, the last pass of 128^3 3.8-4.1 against 5.2-5.6, the
 /// second four-step pass of 2^22 4.6 against 6.2-6.3; the column pass of 1024 x 1024 (8 MiB spans) took
 /// 5.4-5.7 against 4.2-4.8, and 2^24 as 4096 x 4096 (twice the working set) got slower, 65 ms against 57.
+/// Transforms of `CPU_WIDE_ROWS_MIN_POINTS` or more take the wider rows at any span (below).
 const CPU_WIDE_ROWS_SPAN: usize = 16 << 20;
+/// Points from which a single-precision CPU pass whose lanes read neighbouring complex values reads
+/// `CPU_WIDE_ROW_BYTES` per row at any span. Measured on PoCL after c1e31e9 (2^22 points a run, min of 10,
+/// alternating builds): the column pass of 1024 x 1024 3.2-3.4 ms against 4.4-4.7 with 8 lanes (the whole
+/// transform 5.6-5.8 against 6.8-7.3), 2^20 6.5 against 8.2, 512^2 5.0 against 6.2, 256^2 4.1-4.2 against
+/// 4.9, 128^3 6.1 against 7.1, 64^3 5.1 against 5.7, 2^18 (64-point columns) 6.0 against 6.4. 16-point
+/// columns were mixed: 61440's pass 1.7-1.8 against 2.0-2.1 ms, 65536's 1.9-2.0 against 1.6-1.7.
+const CPU_WIDE_ROWS_MIN_POINTS: usize = 64;
 const CPU_WIDE_ROW_BYTES: usize = 128;
 /// The lanes of a double-precision CPU pass whose lanes read neighbouring complex values, at any span: 256
 /// bytes per row. Measured on PoCL, 2^22 points a run: the column pass of 256 x 256 took 4.6-4.7 ms against
@@ -418,7 +426,7 @@ pub fn shape(
         let pad_shift = cpu_pad_shift(n);
         let (wide_lanes, any_span) = match precision {
             Precision::Double => (CPU_DOUBLE_WIDE_LANES, true),
-            Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), false),
+            Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), n >= CPU_WIDE_ROWS_MIN_POINTS),
         };
         // Only while the wider group's working set stays what CPU_LANES transforms of the longest split leaf use.
         let wide_rows = source.lanes_contiguous
@@ -517,11 +525,15 @@ mod tests {
     }
 
     #[test]
-    fn column_passes_spanning_16_mib_read_two_cache_lines_per_row() {
-        // Rows, then columns: 2048 x 8 bytes x 2048 rows = 32 MiB spanned by each column.
+    fn single_column_passes_of_64_points_or_16_mib_read_two_cache_lines_per_row() {
+        // Rows, then columns: 2048 x 8 bytes x 2048 rows = 32 MiB spanned by each column; 1024 x 1024 spans
+        // 8 MiB, 256 x 256 512 KiB, and their columns are 64 points or more.
         assert_eq!(lanes_2d(2048, Precision::Single), [8, 16]);
-        // 8 MiB columns; double columns of 2048 points, whose 16 lanes would take twice the working set.
-        assert_eq!(lanes_2d(1024, Precision::Single), [8, 8]);
+        assert_eq!(lanes_2d(1024, Precision::Single), [8, 16]);
+        assert_eq!(lanes_2d(256, Precision::Single), [8, 16]);
+        // 4096 x 16: its 16-point columns span 512 KiB.
+        assert_eq!(lanes_of(&test_device::c2c(&[4096, 16], 1)), [8, 8]);
+        // Double columns of 2048 points, whose 16 lanes would take twice the working set.
         assert_eq!(lanes_2d(2048, Precision::Double), [8, 8]);
     }
 
