@@ -42,9 +42,10 @@ const CPU_STREAMING_BYTES: usize = 8 << 20;
 /// TLB on every row (4 KiB pages; PoCL's buffers get no huge pages), and a wider row halves the misses per
 /// byte. Measured on PoCL in single precision, each kernel alone: the column pass of 2048 x 2048 took
 /// 4.5-4.8 ms with 16 lanes against 7.0-7.1 with 8, the last pass of 128^3 3.8-4.1 against 5.2-5.6, the
-/// second four-step pass of 2^22 4.6 against 6.2-6.3; the column pass of 1024 x 1024 (8 MiB spans) took
-/// 5.4-5.7 against 4.2-4.8, and 2^24 as 4096 x 4096 (twice the working set) got slower, 65 ms against 57.
-/// Transforms of `CPU_WIDE_ROWS_MIN_POINTS` or more take the wider rows at any span (below).
+/// second four-step pass of 2^22 4.6 against 6.2-6.3; 2^24 as 4096 x 4096 (twice the working set) got
+/// slower, 65 ms against 57. The column pass of 1024 x 1024 (8 MiB spans) took 5.4-5.7 against 4.2-4.8
+/// then, but 3.2-3.4 against 4.4-4.7 measured again after c1e31e9: transforms of
+/// `CPU_WIDE_ROWS_MIN_POINTS` or more now take the wider rows at any span (below).
 const CPU_WIDE_ROWS_SPAN: usize = 16 << 20;
 /// Points from which a single-precision CPU pass whose lanes read neighbouring complex values reads
 /// `CPU_WIDE_ROW_BYTES` per row at any span. Measured on PoCL after c1e31e9 (2^22 points a run, min of 10,
