@@ -383,6 +383,7 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 
 #[cfg(test)]
 mod tests {
+    use crate::codegen::stockham::RealStage;
     use crate::codegen::{KernelSpec, Precision};
     use crate::planner::{plan, test_device, BufRef, Step, TransformKind};
     use crate::runtime::DeviceInfo;
@@ -462,7 +463,7 @@ mod tests {
             let problem = test_device::transform(kind, &[n], 2 << 20 >> n.ilog2(), false, precision);
             match plan(&problem, device).unwrap().steps.as_slice() {
                 [Step { kernel: KernelSpec::Stockham(k), .. }] => {
-                    (format!("{:?}", k.real_stage).starts_with("TwinSplit"), k.packed_rows(), k.streaming_store)
+                    (matches!(k.real_stage, RealStage::TwinSplit { .. }), k.packed_rows(), k.streaming_store)
                 }
                 other => panic!("{other:?}"),
             }
@@ -564,7 +565,7 @@ mod tests {
             problem.output.planar = planar;
             match plan(&problem, &cpu).unwrap().steps.pop() {
                 Some(Step { kernel: KernelSpec::Stockham(k), .. }) => {
-                    (format!("{:?}", k.real_stage).starts_with("TwinSplitLanes"), k.packed_rows(), k.streaming_store)
+                    (matches!(k.real_stage, RealStage::TwinSplitLanes { .. }), k.packed_rows(), k.streaming_store)
                 }
                 other => panic!("{other:?}"),
             }
