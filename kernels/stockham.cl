@@ -631,8 +631,8 @@ AI int dif_position(uint k_) {
 #if OUT_PLANAR
 #error "a twin split's packed rows are interleaved"
 #endif
-#elif P != 1 || OUT_PLANAR || OUT_MODE != MODE_ROWS || (TWIN_STORES != 1 && REAL_STAGE != STAGE_TWIN_SPLIT) || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
-#error "packed rows take one item per slot, interleaved rows and nothing stored but each lane's own row"
+#elif P != 1 || OUT_PLANAR || OUT_MODE != MODE_ROWS || STORE_MUL || LANES_DFT_OUT || defined(LONE_DIM)
+#error "packed rows take one item per slot, interleaved rows and nothing stored but each lane's own row (a twin split's two)"
 #endif
 /* The reals from output position p: positions count complex values, or reals for adjacent pairs. */
 #if OUT_KIND == KIND_COMPLEX
