@@ -101,6 +101,22 @@ fn real_transforms_of_prime_lengths() {
     }
 }
 
+/// Odd real lengths with a prime above 13 and a factor from 5 to 16 (255 = 15 x 17, 85 = 5 x 17, 345 = 15 x
+/// 23), with enough transforms to pair them in one kernel: the parts across the lanes must leave a smooth
+/// long pass, or the pairs take the convolution (all four once came out wrong).
+#[test]
+fn real_twins_of_lengths_with_a_large_prime() {
+    for p in [Prec::Single, Prec::Double] {
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            for (lengths, batch) in [(&[255][..], 32), (&[85], 32), (&[345], 40), (&[255, 64], 3)] {
+                let case = RealCase::new(lengths, dir).batch(batch).precision(p);
+                let rmse = case.run();
+                assert!(rmse <= bluestein_tolerance(p), "rmse {rmse:.3e} for {case:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn rader_primes_in_every_direction_layout_and_shape() {
     // 65537 = 2^16 + 1, 40961 = 5 * 2^13 + 1 and (double) 12289 = 3 * 2^12 + 1 run through Rader.

@@ -85,10 +85,13 @@ pub(super) fn lanes_dft(ctx: &mut Ctx, job: &Job) -> Result<Option<Node>> {
 }
 
 /// The rows of a complex four-step whose short pass can run across the lanes of its long one: the most
-/// from `REGISTER_LANES` down to `MIN_LANES_DFT_PARTS` that divide the length, the long pass in one kernel.
+/// from `REGISTER_LANES` down to `MIN_LANES_DFT_PARTS` that divide the length, the long pass in one kernel
+/// (smooth: real twins of any odd length come here).
 fn lanes_dft_rows(ctx: &Ctx, job: &Job) -> Option<usize> {
     let n = job.fft.count;
-    (MIN_LANES_DFT_PARTS..=REGISTER_LANES).rev().find(|&rows| n % rows == 0 && n / rows <= ctx.max_leaf())
+    (MIN_LANES_DFT_PARTS..=REGISTER_LANES)
+        .rev()
+        .find(|&rows| n % rows == 0 && n / rows <= ctx.max_leaf() && factor::is_smooth(n / rows))
 }
 
 /// How `plan` decomposes a job with scratch: two passes, or three over n = rows * middle * columns.

@@ -475,6 +475,12 @@ impl Ctx<'_> {
             Some(n0) => [factor::radices(n0), factor::radices(n / n0)].concat(),
             None => factor::radices(n),
         };
+        if radices.iter().product::<usize>() != n {
+            return fail(
+                ErrorKind::Bugcheck,
+                format!("a Stockham leaf of {n} points, which has no butterflies for it"),
+            );
+        }
         let transforms = job.transforms();
         let lone_dim = lone_dim(&job, side_lone_axis(&job))?;
         // Positions count complex values or reals; neighbouring lanes read neighbouring complex values when
