@@ -90,6 +90,13 @@
 #define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
 #endif
 
+/* OUT_LANE_STEP: how far apart OUT_LANES puts neighbouring lanes, in position units. */
+#if OUT_KIND == KIND_REAL_PAIRS && !(defined(OUT_PAIRS_APART) && OUT_PAIRS_APART)
+#define OUT_LANE_STEP 2
+#else
+#define OUT_LANE_STEP 1
+#endif
+
 #ifndef OUT_AT_OWN
 #define OUT_AT_OWN(p, re, im) OUT_AT(p, re, im)
 #define OUT_ROW_OWN(p, re, im) OUT_ROW(p, re, im)

@@ -1459,10 +1459,14 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
     }
 #elif OUT_MODE == MODE_COLS && VW > 1
+    /* The lanes' outputs can be neighbours where their inputs are not (scratch that runs the batch on). */
+    int out_adjacent = LIVE_LANES == VW && t0 + VW <= batch;
+    UNROLL for (int l = 1; l < VW; l++) out_adjacent &= ob[l] == ob[0] + (IDX)(l * OUT_LANE_STEP);
+    out_adjacent |= lanes_adjacent;
     for (int k = lid; k < OUT_EVERY_LANE; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
-        if (lanes_adjacent && STORE_ALL_IN(k) && NONE_LONE)
+        if (out_adjacent && STORE_ALL_IN(k) && NONE_LONE)
             OUT_LANES(ob[0] + (IDX)k * out_stride, xr, xi);
         else
             SCATTER_OUT(k, xr, xi);

@@ -247,6 +247,21 @@ fn multi_dimensional() {
     }
 }
 
+/// A multi-dimensional C2R keeps its Hermitian data in scratch with the batch run on after axis 0: a column
+/// slot's lanes that end one transform's rows and start the next store as whole vectors there (15 columns x
+/// 5 transforms, a last part slot), in 2D and 3D, planar, spread rows, redundant imaginary parts and odd rows.
+#[test]
+fn c2r_column_lanes_store_across_transforms() {
+    let c2r = |lengths: &[usize]| RealCase::new(lengths, RealDir::C2R);
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(c2r(&[28, 64]).batch(5).precision(p));
+        assert_accurate(c2r(&[14, 64, 3]).batch(3).precision(p).perturbed());
+        assert_accurate(c2r(&[28, 64]).batch(5).precision(p).planar());
+    }
+    assert_accurate(c2r(&[28, 64]).batch(5).spread(2));
+    assert_accurate(c2r(&[27, 64]).batch(5));
+}
+
 #[test]
 fn padded_in_place_layout() {
     for p in [Prec::Single, Prec::Double] {

@@ -434,7 +434,15 @@ impl StockhamKernel {
         match self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)) {
             MODE_ROWS if self.packed_rows() => aligned_from(1),
             MODE_ROWS => self.out_count % vw == 0 && aligned_from(0),
-            MODE_COLS => self.out_stride % whole == 0 && self.batch[0].count % vw == 0 && aligned_from(1),
+            MODE_COLS => {
+                // The lanes run on through the batch dimensions that the output packs after dimension 0.
+                let (unit, mut run, mut packed) = (self.batch[0].out_stride, 1, 0);
+                while let Some(d) = self.batch.get(packed).filter(|d| d.out_stride == unit * run) {
+                    run *= d.count;
+                    packed += 1;
+                }
+                self.out_stride % whole == 0 && run % vw == 0 && aligned_from(packed)
+            }
             _ => false,
         }
     }

@@ -135,8 +135,26 @@ impl Problem {
         match buffer {
             BufRef::Input => Cow::Borrowed(&self.input),
             BufRef::Output => Cow::Borrowed(&self.output),
+            BufRef::Tmp(_) if self.kind == TransformKind::C2R && self.lengths.len() > 1 => {
+                Cow::Owned(self.batch_inner_layout())
+            }
             BufRef::Tmp(_) => Cow::Owned(BufferLayout::packed(&self.work_lengths())),
         }
+    }
+
+    /// The scratch layout of a multi-dimensional C2R: the batch runs on right after axis 0, so the lanes of
+    /// a pass along another axis that end one transform's row and start the next stay neighbours, which
+    /// whole-vector (and streaming) stores need. Axis 1 starts on a whole row of `ROW_ALIGN`.
+    fn batch_inner_layout(&self) -> BufferLayout {
+        let l = self.complex_lengths();
+        let row = if self.lengths[0] % 2 == 1 { self.lengths[0] } else { l[0] };
+        let mut strides = vec![1];
+        let mut s = (row * self.batch).next_multiple_of(ROW_ALIGN);
+        for &n in &l[1..] {
+            strides.push(s);
+            s *= n;
+        }
+        BufferLayout { strides, dist: row, planar: false }
     }
 }
 

@@ -51,7 +51,8 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         current = dst;
     }
     if kind == TransformKind::C2R {
-        children.push(real::c2r(ctx, batch_dims(ctx, &[0], current), current, BufRef::Output)?);
+        // Ordered by the output, whose real rows are packed where the scratch runs the batch on.
+        children.push(real::c2r(ctx, batch_dims(ctx, &[0], BufRef::Output), current, BufRef::Output)?);
     }
     if children.len() == 1 {
         Ok(children.remove(0))
@@ -98,6 +99,7 @@ fn batch_dims(ctx: &Ctx, axes: &[usize], src: BufRef) -> Vec<LogicalDim> {
 
 #[cfg(test)]
 mod tests {
+    use crate::codegen::stockham::StockhamKernel;
     use crate::codegen::KernelSpec;
     use crate::codegen::Precision;
     use crate::planner::{test_device, BufRef, BufferLayout, Problem, TransformKind};
@@ -137,6 +139,31 @@ mod tests {
         assert_eq!(buffers(&in_place), [(Input, Output), (Output, Output)]);
         let no_scratch = Problem { no_scratch: true, ..test_device::c2c(&[1024, 1024], 1) };
         assert_eq!(buffers(&no_scratch), [(Input, Output), (Output, Output)]);
+    }
+
+    #[test]
+    fn c2r_scratch_runs_the_batch_on_after_axis_0() {
+        // 129 Hermitian columns x 64 transforms: the column pass stores whole vectors (streaming) across the
+        // transforms' boundaries, and the real pass's lanes take neighbouring rows of one transform.
+        let problem = test_device::transform(TransformKind::C2R, &[256, 256], 64, false, Precision::Single);
+        let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
+        let kernels: Vec<_> = exec
+            .steps
+            .iter()
+            .filter_map(|s| match &s.kernel {
+                KernelSpec::Stockham(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let dims = |k: &StockhamKernel| k.batch.iter().map(|d| (d.count, d.out_stride)).collect::<Vec<_>>();
+        assert_eq!(kernels.len(), 2);
+        assert_eq!((kernels[0].out_stride, dims(kernels[0])), (129 * 64, vec![(129, 1), (64, 129)]));
+        assert!(kernels[0].streaming_store);
+        assert_eq!(dims(kernels[1]), [(256, 256), (64, 256 * 256)]);
+        // One transform: axis 1 starts on whole rows of 16 values, as before.
+        let one = test_device::transform(TransformKind::C2R, &[256, 256], 1, false, Precision::Single);
+        let exec = crate::planner::plan(&one, &test_device::cpu()).unwrap();
+        assert!(matches!(&exec.steps[0].kernel, KernelSpec::Stockham(k) if k.out_stride == 144));
     }
 
     #[test]
