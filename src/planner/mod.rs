@@ -120,10 +120,18 @@ impl Problem {
     fn work_lengths(&self) -> Vec<usize> {
         let mut l = self.complex_lengths();
         if self.kind != TransformKind::C2C {
-            let whole = if self.lengths[0] % 2 == 1 { self.lengths[0] } else { l[0] };
-            l[0] = whole.next_multiple_of(ROW_ALIGN);
+            l[0] = self.work_row().next_multiple_of(ROW_ALIGN);
         }
         l
+    }
+
+    /// Complex values of a real transform's axis 0 in scratch: the Hermitian half, or a whole odd row.
+    fn work_row(&self) -> usize {
+        if self.lengths[0] % 2 == 1 {
+            self.lengths[0]
+        } else {
+            self.lengths[0] / 2 + 1
+        }
     }
 
     /// Complex elements in one scratch region.
@@ -146,11 +154,10 @@ impl Problem {
     /// a pass along another axis that end one transform's row and start the next stay neighbours, which
     /// whole-vector (and streaming) stores need. Axis 1 starts on a whole row of `ROW_ALIGN`.
     fn batch_inner_layout(&self) -> BufferLayout {
-        let l = self.complex_lengths();
-        let row = if self.lengths[0] % 2 == 1 { self.lengths[0] } else { l[0] };
+        let row = self.work_row();
         let mut strides = vec![1];
         let mut s = (row * self.batch).next_multiple_of(ROW_ALIGN);
-        for &n in &l[1..] {
+        for &n in &self.lengths[1..] {
             strides.push(s);
             s *= n;
         }

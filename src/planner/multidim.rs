@@ -81,12 +81,12 @@ fn plane_n0(ctx: &Ctx) -> Option<usize> {
     (fits && packed(BufRef::Input) && packed(BufRef::Output)).then_some(n0)
 }
 
-/// Every axis but those in `axes`, plus the batch, innermost first by stride in `src`. Axis 0 of complex
-/// data holds the Hermitian half when the transform is real.
-fn batch_dims(ctx: &Ctx, axes: &[usize], src: BufRef) -> Vec<LogicalDim> {
+/// Every axis but those in `axes`, plus the batch, innermost first by stride in `order_by`. Axis 0 of
+/// complex data holds the Hermitian half when the transform is real.
+fn batch_dims(ctx: &Ctx, axes: &[usize], order_by: BufRef) -> Vec<LogicalDim> {
     let problem = ctx.problem;
     let lengths = if axes.contains(&0) { problem.lengths.clone() } else { problem.complex_lengths() };
-    let layout = problem.layout(src);
+    let layout = problem.layout(order_by);
     let mut batch: Vec<LogicalDim> = (0..lengths.len())
         .filter(|b| !axes.contains(b))
         .map(|b| LogicalDim::along(Axis::Dim(b), lengths[b], 1, 1))
@@ -111,11 +111,16 @@ mod tests {
     }
 
     fn planes_on(problem: &Problem, device: &DeviceInfo) -> Vec<Option<usize>> {
+        stockham_kernels(problem, device).iter().map(|k| k.plane_n0).collect()
+    }
+
+    /// The Stockham kernels of the plan, in step order.
+    fn stockham_kernels(problem: &Problem, device: &DeviceInfo) -> Vec<StockhamKernel> {
         let exec = crate::planner::plan(problem, device).unwrap();
         exec.steps
-            .iter()
-            .filter_map(|s| match &s.kernel {
-                KernelSpec::Stockham(k) => Some(k.plane_n0),
+            .into_iter()
+            .filter_map(|s| match s.kernel {
+                KernelSpec::Stockham(k) => Some(*k),
                 _ => None,
             })
             .collect()
@@ -146,24 +151,15 @@ mod tests {
         // 129 Hermitian columns x 64 transforms: the column pass stores whole vectors (streaming) across the
         // transforms' boundaries, and the real pass's lanes take neighbouring rows of one transform.
         let problem = test_device::transform(TransformKind::C2R, &[256, 256], 64, false, Precision::Single);
-        let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
-        let kernels: Vec<_> = exec
-            .steps
-            .iter()
-            .filter_map(|s| match &s.kernel {
-                KernelSpec::Stockham(k) => Some(k),
-                _ => None,
-            })
-            .collect();
+        let kernels = stockham_kernels(&problem, &test_device::cpu());
         let dims = |k: &StockhamKernel| k.batch.iter().map(|d| (d.count, d.out_stride)).collect::<Vec<_>>();
         assert_eq!(kernels.len(), 2);
-        assert_eq!((kernels[0].out_stride, dims(kernels[0])), (129 * 64, vec![(129, 1), (64, 129)]));
+        assert_eq!((kernels[0].out_stride, dims(&kernels[0])), (129 * 64, vec![(129, 1), (64, 129)]));
         assert!(kernels[0].streaming_store);
-        assert_eq!(dims(kernels[1]), [(256, 256), (64, 256 * 256)]);
+        assert_eq!(dims(&kernels[1]), [(256, 256), (64, 256 * 256)]);
         // One transform: axis 1 starts on whole rows of 16 values, as before.
         let one = test_device::transform(TransformKind::C2R, &[256, 256], 1, false, Precision::Single);
-        let exec = crate::planner::plan(&one, &test_device::cpu()).unwrap();
-        assert!(matches!(&exec.steps[0].kernel, KernelSpec::Stockham(k) if k.out_stride == 144));
+        assert_eq!(stockham_kernels(&one, &test_device::cpu())[0].out_stride, 144);
     }
 
     #[test]
