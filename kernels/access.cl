@@ -90,6 +90,12 @@
 #define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
 #endif
 
+/* IN_LANE_STEP: how far apart IN_LANES reads neighbouring lanes, in position units. */
+#if IN_KIND == KIND_REAL_PAIRS && !(defined(IN_PAIRS_APART) && IN_PAIRS_APART)
+#define IN_LANE_STEP 2
+#else
+#define IN_LANE_STEP 1
+#endif
 /* OUT_LANE_STEP: how far apart OUT_LANES puts neighbouring lanes, in position units. */
 #if OUT_KIND == KIND_REAL_PAIRS && !(defined(OUT_PAIRS_APART) && OUT_PAIRS_APART)
 #define OUT_LANE_STEP 2

@@ -1119,6 +1119,33 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #define LANES_LOAD_TOGETHER(n) ((n) + 1 < IN_EVERY_LANE)
 #else
 #define LANES_LOAD_TOGETHER(n) lanes_adjacent
+    /* Or the first in_run lanes end one run of neighbours and the others start a later one (the slot crosses
+     * from one transform's columns into the next's): a whole vector at the start of each run, blended, reads
+     * them. Both vectors lie between the two runs' ends, inside the input; what they read past their run is
+     * dropped. */
+    int in_run = 0, in_runs_ok = 0;
+    IDX in_second = ib[0];
+    if (!lanes_adjacent && t0 + VW <= batch) {
+        in_run = VW;
+        in_runs_ok = 1;
+        UNROLL for (int l = 1; l < VW; l++) {
+            const IDX run_at = ib[0] + (IDX)(l * IN_LANE_STEP);
+            if (in_run == VW && ib[l] != run_at) {
+                in_run = l;
+                in_runs_ok = ib[l] > run_at;
+                in_second = ib[l] - (IDX)(l * IN_LANE_STEP);
+            } else if (in_run < VW) {
+                in_runs_ok &= ib[l] == in_second + (IDX)(l * IN_LANE_STEP);
+            }
+        }
+        in_run = in_runs_ok ? in_run : 0;
+    }
+    CAT(MASK_ELEM, VW) in_first;
+    {
+        MASK_ELEM first_[VW];
+        UNROLL for (int l = 0; l < VW; l++) first_[l] = l < in_run ? ~(MASK_ELEM)0 : 0;
+        in_first = CAT(vload, VW)(0, first_);
+    }
 #endif
     for (int n = lid; n < IN_EVERY_LANE; n += P) {
         if (LANES_LOAD_TOGETHER(n) && LOAD_ALL_IN(n)) {
@@ -1128,6 +1155,17 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             LOAD_FACTOR(n, xr, xi);
             lre_in[LIN(n)] = xr;
             lim_in[LIN(n)] = xi;
+#if LIVE_LANES == VW
+        } else if (in_run && LOAD_ALL_IN(n)) {
+            V xr, xi, yr, yi;
+            IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
+            IN_LANES(in_second + (IDX)n * in_stride, yr, yi);
+            xr = select(yr, xr, in_first);
+            xi = select(yi, xi, in_first) * conj_in;
+            LOAD_FACTOR(n, xr, xi);
+            lre_in[LIN(n)] = xr;
+            lim_in[LIN(n)] = xi;
+#endif
         } else {
             GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
         }

@@ -263,6 +263,19 @@ fn c2r_column_lanes_store_across_transforms() {
 }
 
 #[test]
+fn column_lanes_load_across_transforms() {
+    // R2C's column pass runs in place on the output: at 15 columns a transform most slots of 8 or 16 lanes
+    // end one transform's columns and start the next's, and load them as two runs of neighbours.
+    let r2c = |lengths: &[usize]| RealCase::new(lengths, RealDir::R2C);
+    for p in [Prec::Single, Prec::Double] {
+        assert_accurate(r2c(&[28, 64]).batch(5).precision(p));
+        assert_accurate(r2c(&[28, 64]).batch(3).precision(p).in_place());
+        assert_accurate(r2c(&[28, 64]).batch(5).precision(p).planar());
+    }
+    assert_accurate(r2c(&[27, 64]).batch(5).spread(2));
+}
+
+#[test]
 fn padded_in_place_layout() {
     for p in [Prec::Single, Prec::Double] {
         for dir in [RealDir::R2C, RealDir::C2R] {
