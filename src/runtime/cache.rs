@@ -125,7 +125,7 @@ fn parse_entry<'a>(bytes: &'a [u8], key: &Key) -> Option<&'a [u8]> {
     let length = u64::from_le_bytes(bytes[24..32].try_into().ok()?) as usize;
     let checksum = u64::from_le_bytes(bytes[32..40].try_into().ok()?);
     let payload = &bytes[HEADER_BYTES..];
-    (payload.len() == length && fnv1a(payload, FNV_OFFSET) == checksum).then_some(payload)
+    (payload.len() == length && hash64(payload, SEEDS[0]) == checksum).then_some(payload)
 }
 
 fn store(key: &Key, binary: &[u8], path: &PathBuf) {
@@ -133,7 +133,7 @@ fn store(key: &Key, binary: &[u8], path: &PathBuf) {
     entry.extend_from_slice(MAGIC);
     entry.extend_from_slice(key);
     entry.extend_from_slice(&(binary.len() as u64).to_le_bytes());
-    entry.extend_from_slice(&fnv1a(binary, FNV_OFFSET).to_le_bytes());
+    entry.extend_from_slice(&hash64(binary, SEEDS[0]).to_le_bytes());
     entry.extend_from_slice(binary);
     // Write a private temporary file and rename it, so readers never see half an entry.
     let tmp = path.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
@@ -159,18 +159,41 @@ pub fn cache_dir() -> Option<PathBuf> {
     Some(dir)
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_OFFSET_ALT: u64 = 0x6c62_272e_07bb_0142;
+/// The seeds of the key's two halves; the payload checksum takes the first.
+const SEEDS: [u64; 2] = [0xcbf2_9ce4_8422_2325, 0x6c62_272e_07bb_0142];
 
-fn fnv1a(bytes: &[u8], seed: u64) -> u64 {
-    bytes.iter().fold(seed, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+/// A 64-bit hash that reads a word at a time into four independent lanes. A warm bake hashes the source for
+/// the key and checksums the payload, up to a megabyte together; byte-wise FNV-1a, one multiply waiting on
+/// the one before per byte, took 9% of a warm bake's CPU time. A change to one word changes its lane for
+/// certain, and the finish mixes the lanes in order.
+fn hash64(bytes: &[u8], seed: u64) -> u64 {
+    const PRIME: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut lanes = [seed, seed.rotate_left(16) ^ 1, seed.rotate_left(32) ^ 2, seed.rotate_left(48) ^ 3];
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            let word = u64::from_le_bytes(word.try_into().expect("8-byte chunk"));
+            *lane = (*lane ^ word).wrapping_mul(PRIME).rotate_left(31);
+        }
+    }
+    let h = lanes.iter().fold(bytes.len() as u64, |h, &lane| mix(h ^ lane));
+    mix(blocks.remainder().iter().fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)))
+}
+
+/// MurmurHash3's finaliser: every input bit reaches every output bit.
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
 }
 
 fn key_of(device: &DeviceInfo, source: &str, options: &str) -> Key {
     let text = format!("fftx {}\n{}\n{}\n{}", env!("CARGO_PKG_VERSION"), device.compiler_identity(), options, source);
     let mut key = [0u8; 16];
-    key[..8].copy_from_slice(&fnv1a(text.as_bytes(), FNV_OFFSET).to_le_bytes());
-    key[8..].copy_from_slice(&fnv1a(text.as_bytes(), FNV_OFFSET_ALT).to_le_bytes());
+    key[..8].copy_from_slice(&hash64(text.as_bytes(), SEEDS[0]).to_le_bytes());
+    key[8..].copy_from_slice(&hash64(text.as_bytes(), SEEDS[1]).to_le_bytes());
     key
 }
 
@@ -189,7 +212,7 @@ mod tests {
         let mut entry = MAGIC.to_vec();
         entry.extend_from_slice(&key);
         entry.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        entry.extend_from_slice(&fnv1a(payload, FNV_OFFSET).to_le_bytes());
+        entry.extend_from_slice(&hash64(payload, SEEDS[0]).to_le_bytes());
         entry.extend_from_slice(payload);
         assert_eq!(parse_entry(&entry, &key), Some(&payload[..]));
         assert_eq!(parse_entry(&entry, &[8u8; 16]), None, "another key");
@@ -198,5 +221,19 @@ mod tests {
         assert_eq!(parse_entry(&flipped, &key), None, "corrupt payload");
         assert_eq!(parse_entry(&entry[..entry.len() - 1], &key), None, "truncated");
         assert_eq!(parse_entry(&entry[..10], &key), None, "short header");
+    }
+
+    #[test]
+    fn every_bit_flip_changes_the_hash() {
+        // 77 bytes: two whole blocks of four words, then a remainder of 13 bytes.
+        let bytes: Vec<u8> = (0..77u32).map(|i| (i * 37 + 11) as u8).collect();
+        let original = hash64(&bytes, SEEDS[0]);
+        assert_ne!(original, hash64(&bytes, SEEDS[1]), "the seeds");
+        assert_ne!(original, hash64(&bytes[..76], SEEDS[0]), "the length");
+        for bit in 0..bytes.len() * 8 {
+            let mut flipped = bytes.clone();
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            assert_ne!(hash64(&flipped, SEEDS[0]), original, "bit {bit}");
+        }
     }
 }
