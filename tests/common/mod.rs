@@ -23,8 +23,9 @@ pub static ENV: Lazy<Env> = Lazy::new(|| {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("fftx-test-cache");
         std::env::set_var("FFTX_CACHE_DIR", dir);
     }
-    // A compiler warning in a kernel fails the test that builds it.
-    std::env::set_var("FFTX_BUILD_OPTIONS", "-Werror");
+    // A compiler warning in a kernel fails the test that builds it; a test binary may set options of its own.
+    let options = std::env::var("FFTX_BUILD_OPTIONS").unwrap_or_default();
+    std::env::set_var("FFTX_BUILD_OPTIONS", format!("-Werror {options}").trim_end());
     let platform = Platform::default();
     let device = Device::first(platform).expect("an OpenCL device (install pocl-opencl-icd)");
     let context = Context::builder().platform(platform).devices(device).build().expect("context");
