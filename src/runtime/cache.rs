@@ -7,7 +7,9 @@
 //! hands out one cell per key, so only builds of the same program wait for each other.
 //!
 //! `FFTX_CACHE_DIR` names the folder (empty or `off` disables the disk cache); the default is
-//! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`.
+//! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`. A load marks its entry used (its modification time), and each
+//! build from source deletes the entries nothing has used for `UNUSED_FOR`: a new kernel source or fftx
+//! version changes every key, and nothing else would ever remove the old entries.
 
 use super::cl::{Context, Program};
 use super::device::DeviceInfo;
@@ -15,13 +17,16 @@ use crate::error::Result;
 use crate::log::Topic;
 use once_cell::sync::{Lazy, OnceCell};
 use std::collections::HashMap;
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime};
 
 const MAGIC: &[u8; 8] = b"FFTXPRG1";
 const HEADER_BYTES: usize = 8 + 16 + 8 + 8;
+/// How long an entry may go unused before a build from source deletes it.
+const UNUSED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
 
 type Key = [u8; 16];
 type Cell = Arc<OnceCell<Program>>;
@@ -96,12 +101,22 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
             Ok(binary) if !binary.is_empty() => store(key, &binary, path),
             _ => crate::log!(Topic::Info, "the driver returned no binary; nothing cached on disk"),
         }
+        if let Some(dir) = path.parent() {
+            let removed = prune(dir, SystemTime::now());
+            if removed > 0 {
+                crate::log!(
+                    Topic::Info,
+                    "deleted {removed} cache entries unused for {} days",
+                    UNUSED_FOR.as_secs() / 86400
+                );
+            }
+        }
     }
     Ok(program)
 }
 
 /// Reads, verifies and builds a cached binary; deletes the entry on any failure.
-fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &PathBuf) -> Option<Program> {
+fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &Path) -> Option<Program> {
     let bytes = std::fs::read(path).ok()?;
     let verified = parse_entry(&bytes, key);
     let program = verified.and_then(|payload| {
@@ -113,8 +128,40 @@ fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &PathBuf) -> Op
         REJECTED.fetch_add(1, Ordering::Relaxed);
         crate::log!(Topic::Info, "rejected cache entry {}; rebuilding from source", path.display());
         let _ = std::fs::remove_file(path);
+    } else {
+        mark_used(path);
     }
     program
+}
+
+/// Sets an entry's modification time to now: `prune` reads it as the entry's last use.
+fn mark_used(path: &Path) {
+    let _ = std::fs::File::options().write(true).open(path).and_then(|f| f.set_modified(SystemTime::now()));
+}
+
+/// Deletes the entries in `dir`, and the temporaries of interrupted writes, last used more than `UNUSED_FOR`
+/// before `now`; returns how many. Only fftx's own files go: a name of 32 hex digits, then `.bin` or a
+/// temporary's `.tmp`, and the entry magic first, since `FFTX_CACHE_DIR` may name a folder shared with
+/// other files.
+fn prune(dir: &Path, now: SystemTime) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    let ours = |path: &Path| {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let extension = path.extension().and_then(|s| s.to_str()).unwrap_or("");
+        let named = stem.len() == 32
+            && stem.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+            && (extension == "bin" || extension.starts_with("tmp"));
+        let mut magic = [0u8; 8];
+        named && std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == MAGIC
+    };
+    let unused = |entry: &std::fs::DirEntry| {
+        let modified = entry.metadata().and_then(|m| m.modified());
+        modified.is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > UNUSED_FOR))
+    };
+    entries
+        .flatten()
+        .filter(|entry| unused(entry) && ours(&entry.path()) && std::fs::remove_file(entry.path()).is_ok())
+        .count()
 }
 
 /// The payload of an entry whose magic, key, length and checksum all match.
@@ -128,7 +175,7 @@ fn parse_entry<'a>(bytes: &'a [u8], key: &Key) -> Option<&'a [u8]> {
     (payload.len() == length && hash64(payload, SEEDS[0]) == checksum).then_some(payload)
 }
 
-fn store(key: &Key, binary: &[u8], path: &PathBuf) {
+fn store(key: &Key, binary: &[u8], path: &Path) {
     let mut entry = Vec::with_capacity(HEADER_BYTES + binary.len());
     entry.extend_from_slice(MAGIC);
     entry.extend_from_slice(key);
@@ -221,6 +268,32 @@ mod tests {
         assert_eq!(parse_entry(&flipped, &key), None, "corrupt payload");
         assert_eq!(parse_entry(&entry[..entry.len() - 1], &key), None, "truncated");
         assert_eq!(parse_entry(&entry[..10], &key), None, "short header");
+    }
+
+    #[test]
+    fn pruning_deletes_only_fftx_entries_unused_for_a_month() {
+        let dir = std::env::temp_dir().join(format!("fftx-prune-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let hex = "0123456789abcdef0123456789abcdef";
+        let write = |name: &str, bytes: &[u8], days_ago: u64| {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let file = std::fs::File::options().write(true).open(&path).unwrap();
+            file.set_modified(SystemTime::now() - Duration::from_secs(days_ago * 86400)).unwrap();
+            path
+        };
+        let entry = [&MAGIC[..], b"rest of an entry"].concat();
+        let old = write(&format!("{hex}.bin"), &entry, 31);
+        let interrupted = write(&format!("{hex}.tmp12-ThreadId(3)"), &entry, 31);
+        let recent = write(&format!("{}.bin", hex.replace('0', "f")), &entry, 29);
+        let foreign = write(&format!("{}.bin", hex.replace('0', "e")), b"not an fftx entry", 31);
+        let other_name = write("notes.bin", &entry, 31);
+        let used = write(&format!("{}.bin", hex.replace('0', "d")), &entry, 31);
+        mark_used(&used);
+        assert_eq!(prune(&dir, SystemTime::now()), 2);
+        assert!(!old.exists() && !interrupted.exists());
+        assert!(recent.exists() && foreign.exists() && other_name.exists() && used.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
