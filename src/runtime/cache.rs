@@ -7,9 +7,9 @@
 //! hands out one cell per key, so only builds of the same program wait for each other.
 //!
 //! `FFTX_CACHE_DIR` names the folder (empty or `off` disables the disk cache); the default is
-//! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`. A load marks its entry used (its modification time), and each
-//! build from source deletes the entries nothing has used for `UNUSED_FOR`: a new kernel source or fftx
-//! version changes every key, and nothing else would ever remove the old entries.
+//! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`. A load marks its entry used (its modification time, at most
+//! once a day), and each build from source deletes the entries nothing has used for `UNUSED_FOR`: a new
+//! kernel source or fftx version changes every key, and nothing else would ever remove the old entries.
 
 use super::cl::{Context, Program};
 use super::device::DeviceInfo;
@@ -27,6 +27,8 @@ const MAGIC: &[u8; 8] = b"FFTXPRG1";
 const HEADER_BYTES: usize = 8 + 16 + 8 + 8;
 /// How long an entry may go unused before a build from source deletes it.
 const UNUSED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
+/// How often a load records its entry's use: warm bakes need not write to the disk each time.
+const MARK_EVERY: Duration = Duration::from_secs(24 * 3600);
 
 type Key = [u8; 16];
 type Cell = Arc<OnceCell<Program>>;
@@ -117,7 +119,10 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
 
 /// Reads, verifies and builds a cached binary; deletes the entry on any failure.
 fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &Path) -> Option<Program> {
-    let bytes = std::fs::read(path).ok()?;
+    let mut file = std::fs::File::open(path).ok()?;
+    let last_use = file.metadata().and_then(|m| m.modified()).ok();
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).ok()?;
     let verified = parse_entry(&bytes, key);
     let program = verified.and_then(|payload| {
         let program = Program::with_binary(context, device.raw(), payload).ok()?;
@@ -128,7 +133,7 @@ fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &Path) -> Optio
         REJECTED.fetch_add(1, Ordering::Relaxed);
         crate::log!(Topic::Info, "rejected cache entry {}; rebuilding from source", path.display());
         let _ = std::fs::remove_file(path);
-    } else {
+    } else if last_use.map_or(true, |t| t.elapsed().map_or(true, |age| age > MARK_EVERY)) {
         mark_used(path);
     }
     program
@@ -172,7 +177,7 @@ fn parse_entry<'a>(bytes: &'a [u8], key: &Key) -> Option<&'a [u8]> {
     let length = u64::from_le_bytes(bytes[24..32].try_into().ok()?) as usize;
     let checksum = u64::from_le_bytes(bytes[32..40].try_into().ok()?);
     let payload = &bytes[HEADER_BYTES..];
-    (payload.len() == length && hash64(payload, SEEDS[0]) == checksum).then_some(payload)
+    (payload.len() == length && hash128(payload)[0] == checksum).then_some(payload)
 }
 
 fn store(key: &Key, binary: &[u8], path: &Path) {
@@ -180,7 +185,7 @@ fn store(key: &Key, binary: &[u8], path: &Path) {
     entry.extend_from_slice(MAGIC);
     entry.extend_from_slice(key);
     entry.extend_from_slice(&(binary.len() as u64).to_le_bytes());
-    entry.extend_from_slice(&hash64(binary, SEEDS[0]).to_le_bytes());
+    entry.extend_from_slice(&hash128(binary)[0].to_le_bytes());
     entry.extend_from_slice(binary);
     // Write a private temporary file and rename it, so readers never see half an entry.
     let tmp = path.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
@@ -206,16 +211,15 @@ pub fn cache_dir() -> Option<PathBuf> {
     Some(dir)
 }
 
-/// The seeds of the key's two halves; the payload checksum takes the first.
-const SEEDS: [u64; 2] = [0xcbf2_9ce4_8422_2325, 0x6c62_272e_07bb_0142];
-
-/// A 64-bit hash that reads a word at a time into four independent lanes. A warm bake hashes the source for
-/// the key and checksums the payload, up to a megabyte together; byte-wise FNV-1a, one multiply waiting on
-/// the one before per byte, took 9% of a warm bake's CPU time. A change to one word changes its lane for
-/// certain, and the finish mixes the lanes in order.
-fn hash64(bytes: &[u8], seed: u64) -> u64 {
+/// A 128-bit hash that reads a word at a time into four independent lanes, in one pass: the key takes both
+/// halves, the payload checksum the first. A warm bake hashes the source for the key and checksums the
+/// payload, up to a megabyte together; byte-wise FNV-1a, one multiply waiting on the one before per byte,
+/// took 9% of a warm bake's CPU time. A change to one word changes its lane for certain, and each half's
+/// finish mixes the lanes in order, from its own start.
+fn hash128(bytes: &[u8]) -> [u64; 2] {
+    const SEED: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut lanes = [seed, seed.rotate_left(16) ^ 1, seed.rotate_left(32) ^ 2, seed.rotate_left(48) ^ 3];
+    let mut lanes = [SEED, SEED.rotate_left(16) ^ 1, SEED.rotate_left(32) ^ 2, SEED.rotate_left(48) ^ 3];
     let mut blocks = bytes.chunks_exact(32);
     for block in &mut blocks {
         for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
@@ -223,8 +227,12 @@ fn hash64(bytes: &[u8], seed: u64) -> u64 {
             *lane = (*lane ^ word).wrapping_mul(PRIME).rotate_left(31);
         }
     }
-    let h = lanes.iter().fold(bytes.len() as u64, |h, &lane| mix(h ^ lane));
-    mix(blocks.remainder().iter().fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)))
+    let finish = |start: u64| {
+        let h = lanes.iter().fold(start, |h, &lane| mix(h ^ lane));
+        mix(blocks.remainder().iter().fold(h, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)))
+    };
+    let length = bytes.len() as u64;
+    [finish(length), finish(length ^ 0x6c62_272e_07bb_0142)]
 }
 
 /// MurmurHash3's finaliser: every input bit reaches every output bit.
@@ -238,9 +246,10 @@ fn mix(mut x: u64) -> u64 {
 
 fn key_of(device: &DeviceInfo, source: &str, options: &str) -> Key {
     let text = format!("fftx {}\n{}\n{}\n{}", env!("CARGO_PKG_VERSION"), device.compiler_identity(), options, source);
+    let [low, high] = hash128(text.as_bytes());
     let mut key = [0u8; 16];
-    key[..8].copy_from_slice(&hash64(text.as_bytes(), SEEDS[0]).to_le_bytes());
-    key[8..].copy_from_slice(&hash64(text.as_bytes(), SEEDS[1]).to_le_bytes());
+    key[..8].copy_from_slice(&low.to_le_bytes());
+    key[8..].copy_from_slice(&high.to_le_bytes());
     key
 }
 
@@ -259,7 +268,7 @@ mod tests {
         let mut entry = MAGIC.to_vec();
         entry.extend_from_slice(&key);
         entry.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        entry.extend_from_slice(&hash64(payload, SEEDS[0]).to_le_bytes());
+        entry.extend_from_slice(&hash128(payload)[0].to_le_bytes());
         entry.extend_from_slice(payload);
         assert_eq!(parse_entry(&entry, &key), Some(&payload[..]));
         assert_eq!(parse_entry(&entry, &[8u8; 16]), None, "another key");
@@ -297,16 +306,18 @@ mod tests {
     }
 
     #[test]
-    fn every_bit_flip_changes_the_hash() {
+    fn every_bit_flip_changes_both_halves_of_the_hash() {
         // 77 bytes: two whole blocks of four words, then a remainder of 13 bytes.
         let bytes: Vec<u8> = (0..77u32).map(|i| (i * 37 + 11) as u8).collect();
-        let original = hash64(&bytes, SEEDS[0]);
-        assert_ne!(original, hash64(&bytes, SEEDS[1]), "the seeds");
-        assert_ne!(original, hash64(&bytes[..76], SEEDS[0]), "the length");
+        let [low, high] = hash128(&bytes);
+        assert_ne!(low, high, "the halves");
+        let shorter = hash128(&bytes[..76]);
+        assert!(shorter[0] != low && shorter[1] != high, "the length");
         for bit in 0..bytes.len() * 8 {
             let mut flipped = bytes.clone();
             flipped[bit / 8] ^= 1 << (bit % 8);
-            assert_ne!(hash64(&flipped, SEEDS[0]), original, "bit {bit}");
+            let [flipped_low, flipped_high] = hash128(&flipped);
+            assert!(flipped_low != low && flipped_high != high, "bit {bit}");
         }
     }
 }
