@@ -11,6 +11,10 @@
  *   P, T, SPW, LPAD               work-items per slot, slots per work-group, slots per work-item (run one
  *                                 after another), local padding (one vector
  *                                 every 2^LPAD breaks the cache-set conflicts of power-of-two strides)
+ *   SLOT_MAJOR_IO                 (VW = 1, T > 1) loads and stores take neighbouring work-items to
+ *                                 neighbouring slots, element io_lid + P j of slot io_sl, so that a GPU's
+ *                                 neighbouring accesses along columns are neighbouring columns; the passes keep
+ *                                 a slot's P items together
  *   NBATCH                        batch dimensions
  *   IN_KIND, IN_PLANAR, IN_MODE, IN_COUNT     the input side (access.cl) and how many elements it holds
  *   OUT_KIND, OUT_PLANAR, OUT_MODE, OUT_COUNT the output side
@@ -296,6 +300,21 @@
 #define SLOT_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #else
 #define SLOT_BARRIER()
+#endif
+
+/* The loads' and stores' work-item (IO_LID, slot IO_SLOT_ID of the launch, local buffers IO_BUF), which
+ * SLOT_MAJOR_IO takes from the passes' (lid, sl) by swapping the roles of local x and y. */
+#if SLOT_MAJOR_IO
+#if VW != 1 || SPW != 1 || T == 1
+#error "slot-major loads and stores take one transform per slot and several slots per group"
+#endif
+#define IO_LID io_lid
+#define IO_SLOT_ID ((IDX)get_group_id(1) * T + io_sl)
+#define IO_BUF(p) ((p) + (io_sl - sl) * LN)
+#else
+#define IO_LID lid
+#define IO_SLOT_ID get_global_id(1)
+#define IO_BUF(p) p
 #endif
 
 /* Row r's elements N - k in ROWS_IN_REGISTERS, k = VW r + j: lane 0 from row (VW - r) % VW, lane j > 0 from
@@ -826,6 +845,9 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     SHIFT_BUFFERS();
     const int lid = get_local_id(0);
     const int sl = get_local_id(1);
+#if SLOT_MAJOR_IO
+    const int io_sl = (lid + P * sl) % T, io_lid = (lid + P * sl) / T;
+#endif
     const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
     const IDX in_half = (IDX)params[P_IN_HALF], out_half = (IDX)params[P_OUT_HALF];
     const IDX batch = (IDX)params[P_BATCH];
@@ -881,7 +903,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX pair_b = pair % (pair_blocks / 2);
     const IDX t0 = (pair / (pair_blocks / 2) * pair_blocks + (pair_second ? pair_blocks - 1 - pair_b : pair_b)) * VW;
 #else
-    const IDX t0 = ((IDX)get_global_id(1) * SPW + slot) * LIVE_LANES;
+    const IDX t0 = ((IDX)IO_SLOT_ID * SPW + slot) * LIVE_LANES;
 #endif
     if (SPW > 1 && t0 >= batch)
         break;
@@ -961,7 +983,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         if (!tw_lane_form || l == 0) {
             ulong c = coord[params[P_TW_C]] % tw_n, base = 0;
             UNROLL for (int d = 0; d < NBATCH; d++) base = (base + mul_mod(DIM_TW(d) % tw_n, coord[d] % tw_n, tw_n)) % tw_n;
-            base = (base + mul_mod(tw_kmul, (ulong)lid, tw_n)) % tw_n;
+            base = (base + mul_mod(tw_kmul, (ulong)IO_LID, tw_n)) % tw_n;
             tw_e[l] = mul_mod(c, base, tw_n);
             tw_step[l] = mul_mod(mul_mod(c, tw_kmul, tw_n), (ulong)P % tw_n, tw_n);
 #if TW_RUNS == 2
@@ -1171,8 +1193,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
     }
 #else
-    for (int n = lid; n < IN_EVERY_LANE; n += P)
-        GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
+    for (int n = IO_LID; n < IN_EVERY_LANE; n += P)
+        GATHER_IN(n, IO_BUF(lre_in)[LIN(n)], IO_BUF(lim_in)[LIN(n)]);
 #endif
 #if REAL_STAGE == STAGE_C2R_PRE_LANES
     if (lid == 0) {
@@ -1183,9 +1205,9 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #endif
 #if REAL_STAGE == STAGE_NONE && IN_COUNT < N
-    for (int n = IN_COUNT + lid; n < N; n += P) {
-        lre_in[LIX(n)] = (V)(0);
-        lim_in[LIX(n)] = (V)(0);
+    for (int n = IN_COUNT + IO_LID; n < N; n += P) {
+        IO_BUF(lre_in)[LIX(n)] = (V)(0);
+        IO_BUF(lim_in)[LIX(n)] = (V)(0);
     }
 #endif
     }
@@ -1394,6 +1416,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
 
     /* ---- store OUT_COUNT elements (and the twin split's second transform, TWIN_OUT further) ---- */
+#if SLOT_MAJOR_IO
+    fre = IO_BUF(fre);
+    fim = IO_BUF(fim);
+#endif
     for (int twin = 0; twin < TWIN_STORES; twin++) {
 #if REAL_STAGE == STAGE_TWIN_SPLIT
     if (twin)
@@ -1510,7 +1536,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             SCATTER_OUT(k, xr, xi);
     }
 #else
-    for (int k = lid; k < OUT_EVERY_LANE; k += P) {
+    for (int k = IO_LID; k < OUT_EVERY_LANE; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
         SCATTER_OUT(k, xr, xi);

@@ -208,6 +208,8 @@ pub struct StockhamKernel {
     /// The passes run in place in one local buffer instead of two (stockham.cl, IN_PLACE_PASSES), so that a
     /// CPU leaf can take twice the lanes.
     pub in_place_passes: bool,
+    /// Loads and stores take neighbouring work-items to neighbouring slots (stockham.cl, SLOT_MAJOR_IO).
+    pub slot_major_io: bool,
 }
 
 /// Where a leaf runs a DFT across its lanes (stockham.cl, LANES_DFT_IN and LANES_DFT_OUT).
@@ -654,6 +656,9 @@ impl StockhamKernel {
         if let Some(n0) = self.plane_n0 {
             d.set("PLANE_N0", n0);
         }
+        if self.slot_major_io {
+            d.set("SLOT_MAJOR_IO", 1);
+        }
         if self.rows_in_registers() {
             debug_assert_eq!(self.radices, [self.lanes, self.lanes]);
             d.set("ROWS_IN_REGISTERS", 1);
@@ -951,6 +956,7 @@ mod tests {
             plane_n0: None,
             lanes_dft: LanesDft::None,
             in_place_passes: false,
+            slot_major_io: false,
         }
     }
 

@@ -508,6 +508,10 @@ impl Ctx<'_> {
         }
         let transforms = job.transforms();
         let lone_dim = lone_dim(&job, side_lone_axis(&job))?;
+        // A side along columns: complex values, neighbouring transforms neighbours, a transform's own apart.
+        let column_side = |side: &Resolved, batch0: Option<usize>| {
+            side.kind == ElementKind::Complex && side.fft != 1 && batch0 == Some(1)
+        };
         // Positions count complex values or reals; neighbouring lanes read neighbouring complex values when
         // their transforms lie one complex value, or one packed pair of reals, apart.
         let (unit_bytes, adjacent) = match input.kind {
@@ -518,6 +522,8 @@ impl Ctx<'_> {
         let source = leaf::SourceLayout {
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
+            columns_in: column_side(&input, batch.first().map(|d| d.in_stride)),
+            columns_out: column_side(&output, batch.first().map(|d| d.out_stride)),
         };
         let fusions = leaf::Fusions {
             into_passes: job.mid_factor.is_some() || job.plane_n0.is_some() || job.lanes_dft != LanesDft::None,
@@ -554,6 +560,7 @@ impl Ctx<'_> {
             plane_n0: job.plane_n0,
             lanes_dft: job.lanes_dft,
             in_place_passes: shape.in_place_passes,
+            slot_major_io: shape.slot_major_io,
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
         let in_registers = || StockhamKernel { lanes: REGISTER_LANES, in_place_passes: false, ..kernel.clone() };
@@ -716,7 +723,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -734,6 +741,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.rows_in_registers() { " +registers" } else { "" },
         if k.in_place_passes { " +in-place passes" } else { "" },
         if k.lanes_dft == LanesDft::None { "" } else { " +dft across lanes" },
+        if k.slot_major_io { " +slot-major io" } else { "" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" },
         if k.mid_factor.is_some() { " +convolution" } else { "" },
