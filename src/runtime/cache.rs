@@ -8,8 +8,9 @@
 //!
 //! `FFTX_CACHE_DIR` names the folder (empty or `off` disables the disk cache); the default is
 //! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`. A load marks its entry used (its modification time, at most
-//! once a day), and each build from source deletes the entries nothing has used for `UNUSED_FOR`: a new
-//! kernel source or fftx version changes every key, and nothing else would ever remove the old entries.
+//! once a day), and each build from source deletes the entries nothing has used for `UNUSED_FOR`, then the
+//! least recently used while fftx's entries take more than `MAX_BYTES`: a new kernel source or fftx version
+//! changes every key, and nothing else would ever remove the old entries.
 
 use super::cl::{Context, Program};
 use super::device::DeviceInfo;
@@ -29,6 +30,9 @@ const HEADER_BYTES: usize = 8 + 16 + 8 + 8;
 const UNUSED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
 /// How often a load records its entry's use: warm bakes need not write to the disk each time.
 const MARK_EVERY: Duration = Duration::from_secs(24 * 3600);
+/// The most fftx's entries may take in the folder. PoCL's binaries take 0.1-1 MB a program; the test
+/// suite's folder here held 742 MB after a month of kernel changes (several versions of every program).
+const MAX_BYTES: u64 = 1 << 30;
 
 type Key = [u8; 16];
 type Cell = Arc<OnceCell<Program>>;
@@ -104,12 +108,13 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
             _ => crate::log!(Topic::Info, "the driver returned no binary; nothing cached on disk"),
         }
         if let Some(dir) = path.parent() {
-            let removed = prune(dir, SystemTime::now());
+            let removed = prune(dir, SystemTime::now(), MAX_BYTES);
             if removed > 0 {
                 crate::log!(
                     Topic::Info,
-                    "deleted {removed} cache entries unused for {} days",
-                    UNUSED_FOR.as_secs() / 86400
+                    "deleted {removed} cache entries unused for {} days or past {} MiB",
+                    UNUSED_FOR.as_secs() / 86400,
+                    MAX_BYTES >> 20
                 );
             }
         }
@@ -145,28 +150,49 @@ fn mark_used(path: &Path) {
 }
 
 /// Deletes the entries in `dir`, and the temporaries of interrupted writes, last used more than `UNUSED_FOR`
-/// before `now`; returns how many. Only fftx's own files go: a name of 32 hex digits, then `.bin` or a
-/// temporary's `.tmp`, and the entry magic first, since `FFTX_CACHE_DIR` may name a folder shared with
-/// other files.
-fn prune(dir: &Path, now: SystemTime) -> usize {
+/// before `now`, then the least recently used of the others while they take more than `max_bytes`; returns
+/// how many. Only fftx's own files go: a name of 32 hex digits, then `.bin` or a temporary's `.tmp`, and the
+/// entry magic first, since `FFTX_CACHE_DIR` may name a folder shared with other files.
+fn prune(dir: &Path, now: SystemTime, max_bytes: u64) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
-    let ours = |path: &Path| {
+    let named = |path: &Path| {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         let extension = path.extension().and_then(|s| s.to_str()).unwrap_or("");
-        let named = stem.len() == 32
+        stem.len() == 32
             && stem.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-            && (extension == "bin" || extension.starts_with("tmp"));
+            && (extension == "bin" || extension.starts_with("tmp"))
+    };
+    let has_magic = |path: &Path| {
         let mut magic = [0u8; 8];
-        named && std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == MAGIC
+        std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == MAGIC
     };
-    let unused = |entry: &std::fs::DirEntry| {
-        let modified = entry.metadata().and_then(|m| m.modified());
-        modified.is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > UNUSED_FOR))
-    };
-    entries
+    // (last use, bytes, path) of the files named as entries, least recently used first. Only the ones that
+    // would go are opened for their magic: a build from source must not read the whole folder.
+    let mut files: Vec<(SystemTime, u64, PathBuf)> = entries
         .flatten()
-        .filter(|entry| unused(entry) && ours(&entry.path()) && std::fs::remove_file(entry.path()).is_ok())
-        .count()
+        .filter(|entry| named(&entry.path()))
+        .filter_map(|entry| {
+            let metadata = entry.metadata().ok()?;
+            Some((metadata.modified().ok()?, metadata.len(), entry.path()))
+        })
+        .collect();
+    files.sort();
+    let mut kept: u64 = files.iter().map(|(_, bytes, _)| bytes).sum();
+    let mut removed = 0;
+    for (last_use, bytes, path) in files {
+        let unused = now.duration_since(last_use).is_ok_and(|age| age > UNUSED_FOR);
+        if !unused && kept <= max_bytes {
+            break;
+        }
+        // A file without the magic is not fftx's: it neither goes nor counts.
+        let ours = has_magic(&path);
+        if ours && std::fs::remove_file(&path).is_err() {
+            continue;
+        }
+        kept -= bytes;
+        removed += usize::from(ours);
+    }
+    removed
 }
 
 /// The payload of an entry whose magic, key, length and checksum all match.
@@ -280,7 +306,7 @@ mod tests {
     }
 
     #[test]
-    fn pruning_deletes_only_fftx_entries_unused_for_a_month() {
+    fn pruning_deletes_only_fftx_entries_unused_for_a_month_or_past_the_size_limit() {
         let dir = std::env::temp_dir().join(format!("fftx-prune-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let hex = "0123456789abcdef0123456789abcdef";
@@ -299,9 +325,14 @@ mod tests {
         let other_name = write("notes.bin", &entry, 31);
         let used = write(&format!("{}.bin", hex.replace('0', "d")), &entry, 31);
         mark_used(&used);
-        assert_eq!(prune(&dir, SystemTime::now()), 2);
+        assert_eq!(prune(&dir, SystemTime::now(), MAX_BYTES), 2);
         assert!(!old.exists() && !interrupted.exists());
         assert!(recent.exists() && foreign.exists() && other_name.exists() && used.exists());
+        // Past the size limit the least recently used go first, until the rest fit: `recent` (29 days, 24
+        // bytes) and `used` (now, 24 bytes) take 48 bytes; a limit of 30 keeps `used`. Foreign files neither
+        // count nor go.
+        assert_eq!(prune(&dir, SystemTime::now(), 30), 1);
+        assert!(!recent.exists() && used.exists() && foreign.exists() && other_name.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
