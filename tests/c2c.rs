@@ -170,19 +170,21 @@ fn large_batches_of_small_transforms() {
     assert_accurate(Case::new(&[64]).batch(1 << 14).strides(&[1 << 14], &[1 << 14]).dists(1, 1));
 }
 
-/// 64 points run in registers, one transform at a time (8 rows of 8): partial slots, both directions,
-/// planar sides, in place, rows off a vector boundary, and rows of a 2D transform with a batch dimension
-/// between them.
+/// 64 points (and 256 single points on a device with 16-lane float vectors) run in registers, one
+/// transform at a time (8 rows of 8, 16 of 16): partial slots, both directions, planar sides, in place,
+/// rows off a vector boundary, and rows of a 2D transform with a batch dimension between them.
 #[test]
-fn sixty_four_points_in_registers() {
-    for p in [Prec::Single, Prec::Double] {
-        assert_accurate(Case::new(&[64]).batch(13).precision(p));
-        assert_accurate(Case::new(&[64]).batch(9).precision(p).backward().planar(true, false));
-        assert_accurate(Case::new(&[64]).batch(11).precision(p).planar(false, true));
-        assert_accurate(Case::new(&[64]).batch(12).precision(p).planar(true, true).in_place().backward());
-        assert_accurate(Case::new(&[64]).batch(8).precision(p).in_place());
-        assert_accurate(Case::new(&[64]).batch(10).precision(p).dists(67, 65));
-        assert_accurate(Case::new(&[64, 3]).batch(4).precision(p).strides(&[1, 70], &[1, 66]).dists(215, 200));
+fn square_lengths_in_registers() {
+    for (n, p) in [(64, Prec::Single), (64, Prec::Double), (256, Prec::Single)] {
+        assert_accurate(Case::new(&[n]).batch(13).precision(p));
+        assert_accurate(Case::new(&[n]).batch(9).precision(p).backward().planar(true, false));
+        assert_accurate(Case::new(&[n]).batch(19).precision(p).planar(false, true));
+        assert_accurate(Case::new(&[n]).batch(12).precision(p).planar(true, true).in_place().backward());
+        assert_accurate(Case::new(&[n]).batch(16).precision(p).in_place());
+        assert_accurate(Case::new(&[n]).batch(10).precision(p).dists(n + 3, n + 1));
+        assert_accurate(
+            Case::new(&[n, 3]).batch(4).precision(p).strides(&[1, n + 6], &[1, n + 2]).dists(3 * n + 23, 3 * n + 8),
+        );
     }
 }
 

@@ -9,8 +9,23 @@ use super::{
 
 /// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
 pub const RADICES: [usize; 10] = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16];
-/// The lane count of transforms that run in registers (`StockhamKernel::rows_in_registers`).
+/// The lane count of a stage that works across the lanes, and of 64-point transforms in registers.
 pub const REGISTER_LANES: usize = 8;
+
+/// The lanes VW with which a transform of `n` = VW x VW points runs alone in registers
+/// (`StockhamKernel::rows_in_registers`): 8 for 64 points, and 16 for 256 single points, whose 16 rows of 16
+/// fill the 32 AVX-512 registers (the planner takes 16 only where the device's native float vectors have 16
+/// lanes). 256 double points (32 registers of rows a vector pair each) measured
+/// slower so on PoCL, 2^22 points a run: c2c 6.2 -> 7.7 ms, r2c 4.2 -> 4.9 (median of 3); 256 single
+/// points faster: c2c 3.7 -> 3.0-3.2 ms, r2c 2.3-2.7 -> 1.25-1.9, c2r 2.3-2.6 -> 1.0-1.7, 256 x 256
+/// r2c 4.7 -> 4.0, c2r 4.2 -> 3.7 (medians of 3 of 20).
+pub fn register_lanes(n: usize, precision: Precision) -> Option<usize> {
+    match (n, precision) {
+        (64, _) => Some(REGISTER_LANES),
+        (256, Precision::Single) => Some(16),
+        _ => None,
+    }
+}
 
 /// One batch dimension of a leaf: how many transforms, and the distance between neighbours in the input
 /// and the output, in complex elements.
@@ -504,8 +519,7 @@ impl StockhamKernel {
     /// both sides and nothing fused but the pairing of two real transforms (a twin split or merge). Its VW
     /// rows load as vectors that a vertical radix-VW butterfly, the twiddles, a register transpose and a
     /// second one turn into the output rows, with no trip through local memory and no transpose across
-    /// transforms. The passes must then be [VW, VW]. Only VW = 8 (n = 64) is measured; wider vectors need
-    /// more registers than the CPU has.
+    /// transforms. The passes must then be [VW, VW], with VW from `register_lanes`.
     pub fn rows_in_registers(&self) -> bool {
         let complex = |kind| kind == ElementKind::Complex;
         let twins = |kind| matches!(kind, ElementKind::RealPairs { half } if half != 1);
@@ -517,8 +531,7 @@ impl StockhamKernel {
             _ => return false,
         };
         let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
-        self.lanes == REGISTER_LANES
-            && n == self.lanes * self.lanes
+        register_lanes(n, self.precision) == Some(self.lanes)
             && self.items_per_slot == 1
             && kinds
             && (self.in_count, self.out_count) == counts

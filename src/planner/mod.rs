@@ -25,7 +25,7 @@ mod test_device;
 use crate::codegen::bluestein::{Factor, IndexedFactor};
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{
-    BatchDim, ElementKind, LanesDft, PostTwiddle, RealStage, StockhamKernel, REGISTER_LANES,
+    register_lanes, BatchDim, ElementKind, LanesDft, PostTwiddle, RealStage, StockhamKernel, REGISTER_LANES,
 };
 use crate::codegen::{KernelSpec, Precision, Reach};
 use crate::error::{fail, ErrorKind, Result};
@@ -563,7 +563,10 @@ impl Ctx<'_> {
             slot_major_io: shape.slot_major_io,
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
-        let in_registers = || StockhamKernel { lanes: REGISTER_LANES, in_place_passes: false, ..kernel.clone() };
+        // Rows wider than 8 lanes only where the device's native float vectors are that wide (AVX-512).
+        let native = |lanes: &usize| *lanes == REGISTER_LANES || *lanes <= self.device.native_width_f32 as usize;
+        let lanes = register_lanes(n, problem.precision).filter(native).unwrap_or(REGISTER_LANES);
+        let in_registers = || StockhamKernel { lanes, in_place_passes: false, ..kernel.clone() };
         let kernel = match leaf::is_cpu(self.device).then(in_registers) {
             Some(in_registers) if in_registers.rows_in_registers() => in_registers,
             _ => kernel,

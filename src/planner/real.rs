@@ -1,17 +1,17 @@
 //! The real axis (axis 0) of R2C and C2R transforms.
 //!
-//! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
-//! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two
-//! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
-//! FFT runs in registers (64 points on CPUs) pairs transforms in the same way, and so does a CPU R2C of 500
-//! points or more whose complex FFT fits one leaf (`even_r2c_twins`). When the complex FFT is too long
-//! for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU carries its stage across the
-//! lanes of that four-step's long pass (`across_lanes`); a longer R2C whose four-step (two or three passes)
-//! has whole vectors of columns pairs them with their mirrors in its last pass (`paired_columns`), and a longer
-//! C2R whose first pass has few rows, in pairs of blocks of 8, pairs those (`paired_rows`); odd twins merge on
-//! the load or split on the store of a four-step in one kernel (`c2r_twins`, `r2c_twins`). Otherwise (or with a
-//! prime factor above 13) the real stage becomes an elementwise pass of its own, before (C2R) or after (R2C)
-//! the complex transform through scratch, with the same pairing.
+//! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or pre-process
+//! fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two transforms x and y at a time
+//! as one FFT of x + i y where the batch allows. An even length whose complex FFT runs in registers (64 points on
+//! CPUs, 256 single with AVX-512) pairs transforms in the same way, and so does a CPU R2C of 500 points or more whose
+//! complex FFT fits one leaf (`even_r2c_twins`). When the complex FFT is too long for one kernel, an even length
+//! whose half splits as 8 x (one kernel) on a CPU carries its stage across the lanes of that four-step's long pass
+//! (`across_lanes`); a longer R2C whose four-step (two or three passes) has whole vectors of columns pairs them with
+//! their mirrors in its last pass (`paired_columns`), and a longer C2R whose first pass has few rows, in pairs of
+//! blocks of 8, pairs those (`paired_rows`); odd twins merge on the load or split on the store of a four-step in one
+//! kernel (`c2r_twins`, `r2c_twins`). Otherwise (or with a prime factor above 13) the real stage becomes an
+//! elementwise pass of its own, before (C2R) or after (R2C) the complex transform through scratch, with the same
+//! pairing.
 
 use super::fourstep::Split;
 use super::scratch::TransformScratch;
@@ -115,7 +115,7 @@ fn merge_leaf(n: usize, twins: &Twins, src: BufRef, dst: BufRef) -> Job {
     leaf
 }
 
-/// An even length that runs in registers as one complex FFT (64 points on CPUs) pairs transforms as odd
+/// An even length that runs in registers as one complex FFT (`register_lanes`) pairs transforms as odd
 /// lengths do: the leaf of x + i y then makes no trip through local memory, which the half-length FFT with
 /// its Hermitian post- or pre-process does.
 fn twins_in_registers(
@@ -514,6 +514,30 @@ mod tests {
         assert_eq!(leaf(R2C, Precision::Single), ("TwinSplit { twin_out: 1563 }".to_string(), false));
         assert_eq!(leaf(C2R, Precision::Double), ("TwinMerge { twin_in: 1563 }".to_string(), true));
         assert_eq!(leaf(C2R, Precision::Single), ("TwinMerge { twin_in: 1563 }".to_string(), false));
+    }
+
+    #[test]
+    fn single_256_points_run_in_registers_with_16_lane_vectors() {
+        // 16 rows of 16 where the device's float vectors have 16 lanes, even for two transforms: C2C alone,
+        // real transforms paired as x + i y. With 8-lane vectors, or in double, 256 points take the passes
+        // (R2C the half-length FFT), with as many lanes as transforms.
+        use TransformKind::{C2C, C2R, R2C};
+        let wide = DeviceInfo { native_width_f32: 16, ..test_device::cpu() };
+        let shape = |kind, precision, device: &DeviceInfo| {
+            steps(kind, 256, precision, device)
+                .iter()
+                .map(|step| match &step.kernel {
+                    KernelSpec::Stockham(k) => (k.lanes, k.rows_in_registers(), format!("{:?}", k.real_stage)),
+                    other => panic!("not a Stockham pass: {other:?}"),
+                })
+                .collect::<Vec<_>>()
+        };
+        let one = |lanes, registers, stage: &str| vec![(lanes, registers, stage.to_string())];
+        assert_eq!(shape(C2C, Precision::Single, &wide), one(16, true, "None"));
+        assert_eq!(shape(R2C, Precision::Single, &wide), one(16, true, "TwinSplit { twin_out: 129 }"));
+        assert_eq!(shape(C2R, Precision::Single, &wide), one(16, true, "TwinMerge { twin_in: 129 }"));
+        assert_eq!(shape(C2C, Precision::Single, &test_device::cpu()), one(2, false, "None"));
+        assert_eq!(shape(R2C, Precision::Double, &wide), one(2, false, "R2cPost"));
     }
 
     #[test]
