@@ -223,7 +223,9 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
 ///   2048 x 32.
 /// - C2R, whose first pass pairs rows: double 65536 4.7-5.0 as 16 x 2048 against 4.45-4.65 as 1024 x 32;
 ///   double 262144 5.0-5.6 as 64 x 2048 against 4.65-4.8 as 1024 x 128 (4.9-5.0 as 256 x 512). Single
-///   262144 measured slower so (3.1-3.2 min as 32 x 4096 against 3.6-3.7 as 1024 x 128).
+///   262144 measured slower as 1024 x 128 (3.1-3.2 min as 32 x 4096 against 3.6-3.7) but faster as 64 x
+///   2048, whose 2048-point first pass pairs 16 lanes (medians of 6 alternating runs on a slow day 7.5 -> 7.0
+///   ms, against c2c 1.57 -> 1.72x; 128 x 1024 and 256 x 512 in between).
 fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usize) -> bool) -> Split {
     let Split::Two { rows: own, columns } = split else { return split };
     let m = own * columns;
@@ -236,10 +238,11 @@ fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usi
     Split::Two { rows, columns: m / rows }
 }
 
-/// The longest last pass `long_last_pass` lengthens a shorter one to: R2C's pair leaf in single and in
-/// double, C2R's last pass in double.
+/// The longest last pass `long_last_pass` lengthens a shorter one to: R2C's pair leaf and C2R's last pass,
+/// in single and in double.
 const CPU_R2C_LONG_LAST_SINGLE: usize = 2048;
 const CPU_R2C_LONG_LAST_DOUBLE: usize = 1024;
+const CPU_C2R_LONG_LAST_SINGLE: usize = 64;
 const CPU_C2R_LONG_LAST_DOUBLE: usize = 1024;
 
 /// The shortest pair leaf whose rows may start off the cache-line grid (always, in single precision: the
@@ -264,13 +267,12 @@ fn paired_rows(ctx: &Ctx, whole: &Job) -> Option<Split> {
     }
     let (device, precision) = (ctx.device, ctx.problem.precision);
     let split = fourstep::split(ctx, whole)?;
-    let split = match precision {
-        Precision::Double => {
-            let fits = |rows, columns| leaf::row_pairs_fit(columns, rows, device, precision);
-            long_last_pass(ctx, split, CPU_C2R_LONG_LAST_DOUBLE, fits)
-        }
-        Precision::Single => split,
+    let limit = match precision {
+        Precision::Single => CPU_C2R_LONG_LAST_SINGLE,
+        Precision::Double => CPU_C2R_LONG_LAST_DOUBLE,
     };
+    let fits = |rows, columns| leaf::row_pairs_fit(columns, rows, device, precision);
+    let split = long_last_pass(ctx, split, limit, fits);
     let (rows, first) = match split {
         Split::Two { rows, columns } => (rows, columns),
         Split::Three { rows, middle, columns } => (rows * middle, columns),
@@ -440,10 +442,11 @@ mod tests {
         let pairs = "R2cPostPairs { column_dims: 1 }".to_string();
         assert_eq!(pair_leaf(R2C, 1 << 17, 32, Precision::Single), (pairs.clone(), 2048));
         assert_eq!(pair_leaf(R2C, 1 << 16, 64, Precision::Double), (pairs, 1024));
-        // C2R in double lengthens the last pass instead (2^17 = 1024 x 128, not 64 x 2048).
+        // C2R lengthens its last pass instead, up to 1024 points in double (2^17 = 1024 x 128, not 64 x 2048)
+        // and 64 in single (64 x 2048, not 32 x 4096).
         let row_pairs = "C2rPrePairs".to_string();
         assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Double), (row_pairs.clone(), 128));
-        assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Single), (row_pairs, 4096));
+        assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Single), (row_pairs, 2048));
         let ternary = test_device::transform(R2C, &[2 * 19683], 4, false, Precision::Single);
         let last = plan(&ternary, &cpu).unwrap().steps.pop().map(|step| step.kernel);
         assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
@@ -500,7 +503,8 @@ mod tests {
         assert_eq!(pass(R2C, 1 << 18, 2, Precision::Double, true), (columns, 8, false));
         assert_eq!(pass(C2R, 1 << 20, 4, Precision::Single, false), (rows.clone(), 16, true));
         assert_eq!(pass(C2R, 1 << 20, 4, Precision::Double, false), (rows.clone(), 16, true));
-        assert_eq!(pass(C2R, 1 << 18, 16, Precision::Single, false), (rows, 8, true));
+        assert_eq!(pass(C2R, 1 << 18, 16, Precision::Single, false), (rows.clone(), 16, true));
+        assert_eq!(pass(C2R, 1 << 19, 8, Precision::Single, false), (rows, 8, true));
     }
 
     #[test]
