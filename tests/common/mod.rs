@@ -345,7 +345,7 @@ pub fn random_complex(n: usize, seed: u64) -> Vec<Complex64> {
 }
 
 /// The packed multi-dimensional array at `offset` with `strides`.
-pub fn gather(data: &[Complex64], lengths: &[usize], strides: &[usize], offset: usize) -> Vec<Complex64> {
+pub fn gather<T: Copy>(data: &[T], lengths: &[usize], strides: &[usize], offset: usize) -> Vec<T> {
     let total: usize = lengths.iter().product();
     (0..total)
         .map(|mut i| {
@@ -605,7 +605,7 @@ impl RealCase {
         let mut reals = vec![0.0; real_len];
         for b in 0..self.batch {
             let packed: Vec<Complex64> =
-                gather_real(&x, &self.lengths, &rs, b * rd).into_iter().map(|v| Complex64::new(v, 0.0)).collect();
+                gather(&x, &self.lengths, &rs, b * rd).into_iter().map(|v| Complex64::new(v, 0.0)).collect();
             let full = reference_fft(&packed, &self.lengths, Dir::Forward);
             for (i, v) in full.iter().enumerate() {
                 let k0 = i % self.lengths[0];
@@ -716,8 +716,8 @@ impl RealCase {
             RealDir::C2R => {
                 let got = result.download_real();
                 for b in 0..self.batch {
-                    let g = gather_real(&got, &self.lengths, &rs, b * rd);
-                    let r = gather_real(&reals, &self.lengths, &rs, b * rd);
+                    let g = gather(&got, &self.lengths, &rs, b * rd);
+                    let r = gather(&reals, &self.lengths, &rs, b * rd);
                     for (a, c) in g.iter().zip(&r) {
                         err += (a - c) * (a - c);
                         norm += c * c;
@@ -727,12 +727,6 @@ impl RealCase {
         }
         (err / norm.max(f64::MIN_POSITIVE)).sqrt()
     }
-}
-
-/// The packed real array at `offset` with `strides`.
-pub fn gather_real(data: &[f64], lengths: &[usize], strides: &[usize], offset: usize) -> Vec<f64> {
-    let as_complex: Vec<Complex64> = data.iter().map(|&r| Complex64::new(r, 0.0)).collect();
-    gather(&as_complex, lengths, strides, offset).into_iter().map(|c| c.re).collect()
 }
 
 impl DeviceData {
