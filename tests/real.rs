@@ -170,7 +170,8 @@ fn even_r2c_lengths_pair_their_transforms() {
 
 /// 64 points (and 256 single points with 16-lane float vectors) run in registers as one complex FFT of two
 /// transforms, x + i y, like odd lengths: odd counts (the middle transform in two pairs), partial slots, in
-/// place, planar, along an outer axis of 2D, with redundant imaginary parts.
+/// place, planar, along an outer axis of 2D, with redundant imaginary parts; C2R from 8 MiB of output
+/// streams its stores (an odd count's lone transform too).
 #[test]
 fn square_lengths_pair_in_registers() {
     for (n, p) in [(64, Prec::Single), (64, Prec::Double), (256, Prec::Single)] {
@@ -184,6 +185,9 @@ fn square_lengths_pair_in_registers() {
             assert_accurate(RealCase::new(&[n, 5], dir).precision(p).in_place());
         }
         assert_accurate(RealCase::new(&[n], RealDir::C2R).batch(3).precision(p).perturbed());
+        let real_bytes = if p == Prec::Single { 4 } else { 8 };
+        let streaming = (8 << 20) / (n * real_bytes) + 1;
+        assert_accurate(RealCase::new(&[n], RealDir::C2R).batch(streaming).precision(p));
     }
 }
 
