@@ -15,10 +15,10 @@ pub const REGISTER_LANES: usize = 8;
 /// The lanes VW with which a transform of `n` = VW x VW points runs alone in registers
 /// (`StockhamKernel::rows_in_registers`): 8 for 64 points, and 16 for 256 single points, whose 16 rows of 16
 /// fill the 32 AVX-512 registers (the planner takes 16 only where the device's native float vectors have 16
-/// lanes). 256 double points (32 registers of rows a vector pair each) measured
-/// slower so on PoCL, 2^22 points a run: c2c 6.2 -> 7.7 ms, r2c 4.2 -> 4.9 (median of 3); 256 single
-/// points faster: c2c 3.7 -> 3.0-3.2 ms, r2c 2.3-2.7 -> 1.25-1.9, c2r 2.3-2.6 -> 1.0-1.7, 256 x 256
-/// r2c 4.7 -> 4.0, c2r 4.2 -> 3.7 (medians of 3 of 20).
+/// lanes). Measured on PoCL, 2^22 points a run, 8 lanes through local memory against 16 in registers: 256
+/// single c2c 3.7 -> 3.0-3.2 ms, r2c 2.3-2.7 -> 1.25-1.9, c2r 2.3-2.6 -> 1.0-1.7, 256 x 256 r2c 4.7 -> 4.0,
+/// c2r 4.2 -> 3.7 (medians of 3 of 20); 256 double points, whose rows take two registers each, slower (c2c
+/// 6.2 -> 7.7 ms, r2c 4.2 -> 4.9).
 pub fn register_lanes(n: usize, precision: Precision) -> Option<usize> {
     match (n, precision) {
         (64, _) => Some(REGISTER_LANES),

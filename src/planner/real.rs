@@ -1,17 +1,18 @@
 //! The real axis (axis 0) of R2C and C2R transforms.
 //!
-//! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or pre-process
-//! fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two transforms x and y at a time
-//! as one FFT of x + i y where the batch allows. An even length whose complex FFT runs in registers (64 points on
-//! CPUs, 256 single with AVX-512) pairs transforms in the same way, and so does a CPU R2C of 500 points or more whose
-//! complex FFT fits one leaf (`even_r2c_twins`). When the complex FFT is too long for one kernel, an even length
-//! whose half splits as 8 x (one kernel) on a CPU carries its stage across the lanes of that four-step's long pass
-//! (`across_lanes`); a longer R2C whose four-step (two or three passes) has whole vectors of columns pairs them with
-//! their mirrors in its last pass (`paired_columns`), and a longer C2R whose first pass has few rows, in pairs of
-//! blocks of 8, pairs those (`paired_rows`); odd twins merge on the load or split on the store of a four-step in one
-//! kernel (`c2r_twins`, `r2c_twins`). Otherwise (or with a prime factor above 13) the real stage becomes an
-//! elementwise pass of its own, before (C2R) or after (R2C) the complex transform through scratch, with the same
-//! pairing.
+//! Even lengths 2h run as an h-point complex FFT of the (x_2n, x_2n+1) pairs with the Hermitian post- or
+//! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two
+//! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
+//! FFT runs in registers (64 points on CPUs, 256 single with AVX-512) pairs transforms in the same way, and
+//! so does a CPU R2C of 500 points or more whose complex FFT fits one leaf (`even_r2c_twins`). When the
+//! complex FFT is too long for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU
+//! carries its stage across the lanes of that four-step's long pass (`across_lanes`); a longer R2C whose
+//! four-step (two or three passes) has whole vectors of columns pairs them with their mirrors in its last
+//! pass (`paired_columns`), and a longer C2R whose first pass has few rows, in pairs of blocks of 8, pairs
+//! those (`paired_rows`); odd twins merge on the load or split on the store of a four-step in one kernel
+//! (`c2r_twins`, `r2c_twins`). Otherwise (or with a prime factor above 13) the real stage becomes an
+//! elementwise pass of its own, before (C2R) or after (R2C) the complex transform through scratch, with the
+//! same pairing.
 
 use super::fourstep::Split;
 use super::scratch::TransformScratch;
