@@ -476,13 +476,14 @@ pub fn shape(
     } else {
         let largest = radices.iter().copied().max().unwrap_or(1);
         let items = (n / largest).clamp(1, device.max_work_group_size.min(256));
-        let mut lanes = tune().gpu_lanes.unwrap_or(1).min(transforms.next_power_of_two());
+        let tune = tune();
+        let mut lanes = tune.gpu_lanes.unwrap_or(1).min(transforms.next_power_of_two());
         while lanes > 1 && StockhamKernel::local_bytes(n, lanes, 1, None, precision) > local {
             lanes /= 2;
         }
         // A leaf with a side along columns loads and stores slot-major (neighbouring work-items on
         // neighbouring columns), with a sector's worth of columns per group where local memory holds them.
-        let slot_major = lanes == 1 && (source.columns_in || source.columns_out) && !tune().gpu_item_major_io;
+        let slot_major = lanes == 1 && (source.columns_in || source.columns_out) && !tune.gpu_item_major_io;
         let run = if slot_major { GPU_COLUMN_RUN_BYTES / precision.complex_bytes() } else { 1 };
         let mut slots = (GPU_GROUP_TARGET / items).max(run).min(transforms.div_ceil(lanes));
         while slots > 1

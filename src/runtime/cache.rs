@@ -184,7 +184,8 @@ fn prune(dir: &Path, now: SystemTime, max_bytes: u64) -> usize {
         if !unused && kept <= max_bytes {
             break;
         }
-        // A file without the magic is not fftx's: it neither goes nor counts.
+        // A file without the magic is not fftx's: it stays, and stops counting once reached (named files the
+        // loop does not reach count unopened).
         let ours = has_magic(&path);
         if ours && std::fs::remove_file(&path).is_err() {
             continue;
