@@ -8,6 +8,7 @@
 use crate::codegen::stockham::{RealStage, StockhamKernel, REGISTER_LANES};
 use crate::codegen::Precision;
 use crate::runtime::{DeviceInfo, DeviceKind};
+use once_cell::sync::Lazy;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LeafShape {
@@ -84,7 +85,7 @@ const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 /// stores along columns are runs of adjacent elements (whole 32-byte sectors with 4 single lanes) instead
 /// of one element a row apart. It is off by default: on an H100 it ran up to 1.5x slower (`bench/README.md`).
 /// `gpu_io=items` keeps GPU loads and stores item-major along columns too (see `shape`).
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 struct Tune {
     profile: Option<DeviceKind>,
     max_leaf: Option<usize>,
@@ -93,8 +94,14 @@ struct Tune {
     gpu_item_major_io: bool,
 }
 
+/// The overrides, read from `FFTX_TUNE` once, at the first plan (as `FFTX_LOG` is read once).
+static TUNE: Lazy<Tune> = Lazy::new(|| parse_tune(&std::env::var("FFTX_TUNE").unwrap_or_default()));
+
 fn tune() -> Tune {
-    let spec = std::env::var("FFTX_TUNE").unwrap_or_default();
+    *TUNE
+}
+
+fn parse_tune(spec: &str) -> Tune {
     let mut tune = Tune::default();
     for item in spec.split(';') {
         match item.trim().split_once('=') {
@@ -512,6 +519,26 @@ mod tests {
     /// The lanes of each Stockham pass of an out-of-place 2D transform on the test CPU.
     fn lanes_2d(n: usize, precision: Precision) -> Vec<usize> {
         lanes_of(&Problem { precision, ..test_device::c2c(&[n, n], 1) })
+    }
+
+    #[test]
+    fn tune_reads_each_override_and_ignores_what_it_does_not_know() {
+        use super::{parse_tune, Tune};
+        use crate::runtime::DeviceKind;
+        assert_eq!(parse_tune(""), Tune::default());
+        let all = parse_tune("profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;colour=blue");
+        let expected = Tune {
+            profile: Some(DeviceKind::Gpu),
+            max_leaf: Some(16),
+            no_rader: true,
+            gpu_lanes: Some(4),
+            gpu_item_major_io: true,
+        };
+        assert_eq!(all, expected);
+        assert_eq!(parse_tune("profile=cpu").profile, Some(DeviceKind::Cpu));
+        // Values out of range are dropped rather than clamped.
+        assert_eq!(parse_tune("max_leaf=1;gpu_lanes=3"), Tune::default());
+        assert_eq!(parse_tune("gpu_lanes=32"), Tune::default());
     }
 
     fn lanes_of(problem: &Problem) -> Vec<usize> {
