@@ -354,6 +354,42 @@
     } while (0)
 
 #define STEP(q, SRE, SIM, DRE, DIM) PASS(CAT(PR, q), CAT(PL, q), CAT(PO, q), SRE, SIM, DRE, DIM)
+/* Pass q reads A and writes B when q is odd, the other way round when even. */
+#define STEP_ALTERNATING(q)                                                                         \
+    STEP(q, ((q) % 2 ? are : bre), ((q) % 2 ? aim : bim), ((q) % 2 ? bre : are), ((q) % 2 ? bim : aim))
+
+/* F(q) for each pass: PASSES_UP from q = 1 to NPASS, PASSES_DOWN from NPASS to 1. */
+#if NPASS > 12
+#error "at most 12 passes"
+#endif
+#define PASSES_UP_0(F)
+#define PASSES_UP_1(F) PASSES_UP_0(F) F(1);
+#define PASSES_UP_2(F) PASSES_UP_1(F) F(2);
+#define PASSES_UP_3(F) PASSES_UP_2(F) F(3);
+#define PASSES_UP_4(F) PASSES_UP_3(F) F(4);
+#define PASSES_UP_5(F) PASSES_UP_4(F) F(5);
+#define PASSES_UP_6(F) PASSES_UP_5(F) F(6);
+#define PASSES_UP_7(F) PASSES_UP_6(F) F(7);
+#define PASSES_UP_8(F) PASSES_UP_7(F) F(8);
+#define PASSES_UP_9(F) PASSES_UP_8(F) F(9);
+#define PASSES_UP_10(F) PASSES_UP_9(F) F(10);
+#define PASSES_UP_11(F) PASSES_UP_10(F) F(11);
+#define PASSES_UP_12(F) PASSES_UP_11(F) F(12);
+#define PASSES_DOWN_0(F)
+#define PASSES_DOWN_1(F) F(1); PASSES_DOWN_0(F)
+#define PASSES_DOWN_2(F) F(2); PASSES_DOWN_1(F)
+#define PASSES_DOWN_3(F) F(3); PASSES_DOWN_2(F)
+#define PASSES_DOWN_4(F) F(4); PASSES_DOWN_3(F)
+#define PASSES_DOWN_5(F) F(5); PASSES_DOWN_4(F)
+#define PASSES_DOWN_6(F) F(6); PASSES_DOWN_5(F)
+#define PASSES_DOWN_7(F) F(7); PASSES_DOWN_6(F)
+#define PASSES_DOWN_8(F) F(8); PASSES_DOWN_7(F)
+#define PASSES_DOWN_9(F) F(9); PASSES_DOWN_8(F)
+#define PASSES_DOWN_10(F) F(10); PASSES_DOWN_9(F)
+#define PASSES_DOWN_11(F) F(11); PASSES_DOWN_10(F)
+#define PASSES_DOWN_12(F) F(12); PASSES_DOWN_11(F)
+#define PASSES_UP(F) CAT(PASSES_UP_, NPASS)(F)
+#define PASSES_DOWN(F) CAT(PASSES_DOWN_, NPASS)(F)
 
 #if IN_PLACE_PASSES
 #if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE && REAL_STAGE != STAGE_C2R_PRE && REAL_STAGE != STAGE_R2C_POST) || MID_MUL || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
@@ -394,42 +430,7 @@
 #define DIF_DIGIT(q) (pos_ += (k_ % CAT(PR, q)) * (CAT(PL, q) / CAT(PR, q)), k_ /= CAT(PR, q))
 AI int dif_position(uint k_) {
     uint pos_ = 0;
-#if NPASS >= 12
-    DIF_DIGIT(12);
-#endif
-#if NPASS >= 11
-    DIF_DIGIT(11);
-#endif
-#if NPASS >= 10
-    DIF_DIGIT(10);
-#endif
-#if NPASS >= 9
-    DIF_DIGIT(9);
-#endif
-#if NPASS >= 8
-    DIF_DIGIT(8);
-#endif
-#if NPASS >= 7
-    DIF_DIGIT(7);
-#endif
-#if NPASS >= 6
-    DIF_DIGIT(6);
-#endif
-#if NPASS >= 5
-    DIF_DIGIT(5);
-#endif
-#if NPASS >= 4
-    DIF_DIGIT(4);
-#endif
-#if NPASS >= 3
-    DIF_DIGIT(3);
-#endif
-#if NPASS >= 2
-    DIF_DIGIT(2);
-#endif
-#if NPASS >= 1
-    DIF_DIGIT(1);
-#endif
+    PASSES_DOWN(DIF_DIGIT);
     return pos_;
 }
 #define DIF_POSITION(k) dif_position(k)
@@ -1318,42 +1319,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     /* ---- Stockham passes, alternating A -> B -> A ..., into F (twice with MID_MUL); or in place in A ---- */
 #if IN_PLACE_PASSES
     __local V *fre = are, *fim = aim;
-#if NPASS >= 12
-    STEP_IN_PLACE(12);
-#endif
-#if NPASS >= 11
-    STEP_IN_PLACE(11);
-#endif
-#if NPASS >= 10
-    STEP_IN_PLACE(10);
-#endif
-#if NPASS >= 9
-    STEP_IN_PLACE(9);
-#endif
-#if NPASS >= 8
-    STEP_IN_PLACE(8);
-#endif
-#if NPASS >= 7
-    STEP_IN_PLACE(7);
-#endif
-#if NPASS >= 6
-    STEP_IN_PLACE(6);
-#endif
-#if NPASS >= 5
-    STEP_IN_PLACE(5);
-#endif
-#if NPASS >= 4
-    STEP_IN_PLACE(4);
-#endif
-#if NPASS >= 3
-    STEP_IN_PLACE(3);
-#endif
-#if NPASS >= 2
-    STEP_IN_PLACE(2);
-#endif
-#if NPASS >= 1
-    STEP_IN_PLACE(1);
-#endif
+    PASSES_DOWN(STEP_IN_PLACE);
 #else
 #if NPASS % 2 == 1
     __local V *fre = bre, *fim = bim;
@@ -1373,45 +1339,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         SLOT_BARRIER();
     }
 #endif
-#if NPASS >= 1
-    STEP(1, are, aim, bre, bim);
-#endif
-#if NPASS >= 2
-    STEP(2, bre, bim, are, aim);
-#endif
-#if NPASS >= 3
-    STEP(3, are, aim, bre, bim);
-#endif
-#if NPASS >= 4
-    STEP(4, bre, bim, are, aim);
-#endif
-#if NPASS >= 5
-    STEP(5, are, aim, bre, bim);
-#endif
-#if NPASS >= 6
-    STEP(6, bre, bim, are, aim);
-#endif
-#if NPASS >= 7
-    STEP(7, are, aim, bre, bim);
-#endif
-#if NPASS >= 8
-    STEP(8, bre, bim, are, aim);
-#endif
-#if NPASS >= 9
-    STEP(9, are, aim, bre, bim);
-#endif
-#if NPASS >= 10
-    STEP(10, bre, bim, are, aim);
-#endif
-#if NPASS >= 11
-    STEP(11, are, aim, bre, bim);
-#endif
-#if NPASS >= 12
-    STEP(12, bre, bim, are, aim);
-#endif
-#if NPASS > 12
-#error "at most 12 passes"
-#endif
+    PASSES_UP(STEP_ALTERNATING);
     }
 #endif
 
