@@ -521,26 +521,6 @@ mod tests {
         lanes_of(&Problem { precision, ..test_device::c2c(&[n, n], 1) })
     }
 
-    #[test]
-    fn tune_reads_each_override_and_ignores_what_it_does_not_know() {
-        use super::{parse_tune, Tune};
-        use crate::runtime::DeviceKind;
-        assert_eq!(parse_tune(""), Tune::default());
-        let all = parse_tune("profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;colour=blue");
-        let expected = Tune {
-            profile: Some(DeviceKind::Gpu),
-            max_leaf: Some(16),
-            no_rader: true,
-            gpu_lanes: Some(4),
-            gpu_item_major_io: true,
-        };
-        assert_eq!(all, expected);
-        assert_eq!(parse_tune("profile=cpu").profile, Some(DeviceKind::Cpu));
-        // Values out of range are dropped rather than clamped.
-        assert_eq!(parse_tune("max_leaf=1;gpu_lanes=3"), Tune::default());
-        assert_eq!(parse_tune("gpu_lanes=32"), Tune::default());
-    }
-
     fn lanes_of(problem: &Problem) -> Vec<usize> {
         let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
         exec.steps
@@ -638,5 +618,25 @@ mod tests {
         assert_eq!(gpu_slots(R2C, &[1024, 1024], Precision::Single), [(2, false), (2, true)]);
         // 1024 double points fill 32 KiB: one slot per group, nothing to swap.
         assert_eq!(gpu_slots(C2C, &[1048576], Precision::Double), [(1, false), (1, false)]);
+    }
+
+    #[test]
+    fn tune_reads_each_override_and_ignores_what_it_does_not_know() {
+        use super::{parse_tune, Tune};
+        use crate::runtime::DeviceKind;
+        assert_eq!(parse_tune(""), Tune::default());
+        let all = parse_tune("profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;colour=blue");
+        let expected = Tune {
+            profile: Some(DeviceKind::Gpu),
+            max_leaf: Some(16),
+            no_rader: true,
+            gpu_lanes: Some(4),
+            gpu_item_major_io: true,
+        };
+        assert_eq!(all, expected);
+        assert_eq!(parse_tune("profile=cpu").profile, Some(DeviceKind::Cpu));
+        // Values out of range are dropped rather than clamped.
+        assert_eq!(parse_tune("max_leaf=1;gpu_lanes=3"), Tune::default());
+        assert_eq!(parse_tune("gpu_lanes=32"), Tune::default());
     }
 }
