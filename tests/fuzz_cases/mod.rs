@@ -1,0 +1,1315 @@
+//! Fuzzing with proptest: random sequences of API calls with random plan parameters, against small
+//! buffers, through both C APIs exactly as a C program calls them. Every call must answer with a status
+//! from the documented table (docs/status.md), never a crash or a hang; a transform that succeeds is checked
+//! against a double-precision reference; settings that the contract calls valid must succeed.
+//!
+//! The budget is fixed for CI: `FFTX_FUZZ_CASES` sequences per API (default 12). A long run sets
+//! `FFTX_FUZZ_SECONDS` instead and keeps drawing fresh sequences until the time is up; `FFTX_FUZZ_SEED`
+//! replays a run. Each test prints its counts (`--nocapture` shows them).
+//!
+//! `fuzz.rs` runs the sequences with the planner's own choices; `fuzz_deep.rs` caps the single-kernel length
+//! at 16, so that the same small lengths plan as four-steps, three-pass splits, real stages between passes
+//! and, with the no-allocation switch, in-place transposes.
+
+use super::common::{context_ptr, nrmse, queue_ptr, random_complex, reference_fft, tolerance, Dir, Prec, ENV};
+use fftx::api::clfft::*;
+use fftx::api::fftx::fftxResult_t::*;
+use fftx::api::fftx::*;
+use fftx::api::transpose::{fftxGetPlanNoMemAlloc, fftxSetPlanNoMemAlloc};
+use num_complex::Complex64;
+use ocl::flags;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::ptr;
+use std::time::{Duration, Instant};
+
+/// How long and how much to fuzz, from the environment.
+struct Budget {
+    cases: u32,
+    until: Option<Instant>,
+    seed: u64,
+    /// Keeps the two APIs' sequences apart under one seed.
+    salt: u64,
+}
+
+impl Budget {
+    fn from_env(salt: u64) -> Budget {
+        let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+        Budget {
+            cases: var("FFTX_FUZZ_CASES").unwrap_or(12) as u32,
+            until: var("FFTX_FUZZ_SECONDS").map(|s| Instant::now() + Duration::from_secs(s)),
+            seed: var("FFTX_FUZZ_SEED").unwrap_or(0x5EED_F00D) ^ salt,
+            salt,
+        }
+    }
+
+    /// Runs `test` on sequences drawn from `strategy` until the budget is spent; panics with the minimal
+    /// failing sequence and the seed that found it.
+    fn run<S: Strategy>(&self, name: &str, strategy: S, test: impl Fn(S::Value) -> Result<(), TestCaseError>)
+    where
+        S::Value: std::fmt::Debug,
+    {
+        let started = Instant::now();
+        let mut round = 0u64;
+        loop {
+            let seed = self.seed.wrapping_add(round.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut bytes = [0u8; 32];
+            bytes[..8].copy_from_slice(&seed.to_le_bytes());
+            let config = Config { cases: self.cases, failure_persistence: None, ..Config::default() };
+            let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes));
+            if let Err(e) = runner.run(&strategy, &test) {
+                panic!("{name}: found with FFTX_FUZZ_SEED={}: {e}", seed ^ self.salt);
+            }
+            round += 1;
+            match self.until {
+                Some(t) if Instant::now() < t => {}
+                _ => break,
+            }
+        }
+        println!(
+            "fuzz {name}: {} sequences, {} API calls, {} transforms checked against the reference, in {:.1} s",
+            round * self.cases as u64,
+            CALLS.get(),
+            CHECKED.get(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+thread_local! {
+    // Per test: each runs its sequences on its own thread.
+    static CALLS: Cell<u64> = const { Cell::new(0) };
+    static CHECKED: Cell<u64> = const { Cell::new(0) };
+}
+
+fn counted<T>(status: T) -> T {
+    CALLS.set(CALLS.get() + 1);
+    status
+}
+
+fn checked() {
+    CHECKED.set(CHECKED.get() + 1);
+}
+
+fn precision_of(double: bool) -> Prec {
+    if double {
+        Prec::Double
+    } else {
+        Prec::Single
+    }
+}
+
+/// Offset of element `index` (fastest axis first) of `lengths` laid out with `strides`.
+fn offset(mut index: usize, lengths: &[usize], strides: &[usize]) -> usize {
+    let mut at = 0;
+    for (l, s) in lengths.iter().zip(strides) {
+        at += (index % l) * s;
+        index /= l;
+    }
+    at
+}
+
+/// One past the last position `lengths` x `batch` reach with `strides` and `dist`.
+fn extent(lengths: &[usize], strides: &[usize], dist: usize, batch: usize) -> usize {
+    lengths.iter().zip(strides).map(|(l, s)| (l - 1) * s).sum::<usize>() + (batch - 1) * dist + 1
+}
+
+/// The layout contract: no two elements at one position. Axes sorted by stride must each clear the extent
+/// of the axes below them (lengths of 1 take no room).
+fn disjoint(lengths: &[usize], strides: &[usize], dist: usize, batch: usize) -> bool {
+    let mut axes: Vec<(usize, usize)> =
+        lengths.iter().zip(strides).map(|(&l, &s)| (s, l)).chain([(dist, batch)]).filter(|&(_, l)| l > 1).collect();
+    axes.sort();
+    let mut reach = 1;
+    for (stride, length) in axes {
+        if stride < reach {
+            return false;
+        }
+        reach += (length - 1) * stride;
+    }
+    true
+}
+
+// ----------------------------------------------------------------------------------------------------------
+// The clFFT API
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    C2C,
+    R2C,
+    C2R,
+}
+
+#[derive(Debug, Clone)]
+enum ClOp {
+    Create {
+        lengths: Vec<usize>,
+    },
+    Precision {
+        plan: usize,
+        double: bool,
+    },
+    Layout {
+        plan: usize,
+        kind: Kind,
+        in_planar: bool,
+        out_planar: bool,
+    },
+    Place {
+        plan: usize,
+        in_place: bool,
+    },
+    Batch {
+        plan: usize,
+        batch: usize,
+    },
+    /// A layout valid for the plan's current settings: rows padded by `pad` and batches by `dist_pad`.
+    PaddedLayout {
+        plan: usize,
+        pad: [usize; 3],
+        dist_pad: usize,
+    },
+    /// Arbitrary strides and distances, often contradicting the contract.
+    RawLayout {
+        plan: usize,
+        input: [usize; 3],
+        output: [usize; 3],
+        dists: (usize, usize),
+    },
+    Scale {
+        plan: usize,
+        backward: bool,
+        value: f32,
+    },
+    Dim {
+        plan: usize,
+        dim: usize,
+    },
+    Length {
+        plan: usize,
+        lengths: Vec<usize>,
+    },
+    Transposed {
+        plan: usize,
+        on: bool,
+    },
+    /// The plan's own no-allocation switch (`fftxSetPlanNoMemAlloc`), read back.
+    NoMemAlloc {
+        plan: usize,
+        on: bool,
+    },
+    Bake {
+        plan: usize,
+    },
+    Enqueue {
+        plan: usize,
+        backward: bool,
+        short: bool,
+    },
+    Copy {
+        plan: usize,
+    },
+    Destroy {
+        plan: usize,
+    },
+    Stale {
+        which: usize,
+    },
+    Teardown,
+}
+
+fn lengths_strategy() -> impl Strategy<Value = Vec<usize>> {
+    // 85 and 255: odd, with a prime above 13 beside a factor of 5 to 16 (real twins split across the lanes).
+    // 256, 1000 and 1024 take three passes in `fuzz_deep.rs`, and 256 and 1024 in place without scratch.
+    let sizes = vec![24, 32, 49, 60, 64, 85, 97, 128, 243, 255, 256, 1000, 1024];
+    let length = prop_oneof![4 => 1usize..=20, 1 => prop::sample::select(sizes)];
+    prop::collection::vec(length, 1..=3).prop_filter("small", |l| l.iter().product::<usize>() <= 4096)
+}
+
+fn cl_op() -> impl Strategy<Value = ClOp> {
+    let plan = 0usize..4;
+    let kind = prop_oneof![Just(Kind::C2C), Just(Kind::R2C), Just(Kind::C2R)];
+    prop_oneof![
+        3 => lengths_strategy().prop_map(|lengths| ClOp::Create { lengths }),
+        1 => (plan.clone(), any::<bool>()).prop_map(|(plan, double)| ClOp::Precision { plan, double }),
+        2 => (plan.clone(), kind, any::<bool>(), any::<bool>())
+            .prop_map(|(plan, kind, in_planar, out_planar)| ClOp::Layout { plan, kind, in_planar, out_planar }),
+        2 => (plan.clone(), any::<bool>()).prop_map(|(plan, in_place)| ClOp::Place { plan, in_place }),
+        1 => (plan.clone(), 1usize..=4).prop_map(|(plan, batch)| ClOp::Batch { plan, batch }),
+        2 => (plan.clone(), [0usize..3, 0usize..3, 0usize..3], 0usize..5)
+            .prop_map(|(plan, pad, dist_pad)| ClOp::PaddedLayout { plan, pad, dist_pad }),
+        1 => (plan.clone(), [0usize..40, 0usize..40, 0usize..40], [0usize..40, 0usize..40, 0usize..40], (0usize..300, 0usize..300))
+            .prop_map(|(plan, input, output, dists)| ClOp::RawLayout { plan, input, output, dists }),
+        1 => (plan.clone(), any::<bool>(), prop_oneof![Just(1.0f32), Just(0.5), Just(0.125), Just(3.0)])
+            .prop_map(|(plan, backward, value)| ClOp::Scale { plan, backward, value }),
+        1 => (plan.clone(), 1usize..=3).prop_map(|(plan, dim)| ClOp::Dim { plan, dim }),
+        1 => (plan.clone(), lengths_strategy()).prop_map(|(plan, lengths)| ClOp::Length { plan, lengths }),
+        1 => (plan.clone(), any::<bool>()).prop_map(|(plan, on)| ClOp::Transposed { plan, on }),
+        2 => (plan.clone(), any::<bool>()).prop_map(|(plan, on)| ClOp::NoMemAlloc { plan, on }),
+        2 => plan.clone().prop_map(|plan| ClOp::Bake { plan }),
+        6 => (plan.clone(), any::<bool>(), prop::bool::weighted(0.15))
+            .prop_map(|(plan, backward, short)| ClOp::Enqueue { plan, backward, short }),
+        1 => plan.clone().prop_map(|plan| ClOp::Copy { plan }),
+        1 => plan.clone().prop_map(|plan| ClOp::Destroy { plan }),
+        1 => (0usize..8).prop_map(|which| ClOp::Stale { which }),
+        1 => Just(ClOp::Teardown),
+    ]
+}
+
+/// A live plan as the harness tracks it: its handle and the scales it was given (the accessors round them
+/// to float).
+#[derive(Debug, Clone, Copy)]
+struct ClPlan {
+    handle: clfftPlanHandle,
+    forward_scale: f64,
+    backward_scale: f64,
+}
+
+/// Every setting of a plan, read back through the accessors.
+#[derive(Debug, Clone)]
+struct Settings {
+    lengths: Vec<usize>,
+    in_strides: Vec<usize>,
+    out_strides: Vec<usize>,
+    in_dist: usize,
+    out_dist: usize,
+    kind: Kind,
+    in_planar: bool,
+    out_planar: bool,
+    double: bool,
+    in_place: bool,
+    batch: usize,
+    transposed: bool,
+}
+
+const INVALID_BUFFER_SIZE: clfftStatus = -61;
+
+fn settings(handle: clfftPlanHandle) -> Settings {
+    let (mut dim, mut size) = (0, 0);
+    let ok = |s: clfftStatus| assert_eq!(s, CLFFT_SUCCESS, "an accessor failed on a live plan");
+    unsafe {
+        ok(clfftGetPlanDim(handle, &mut dim, &mut size));
+        let mut lengths = vec![0; dim as usize];
+        ok(clfftGetPlanLength(handle, dim, lengths.as_mut_ptr()));
+        let in_strides = strides(handle, &lengths, clfftGetPlanInStride);
+        let out_strides = strides(handle, &lengths, clfftGetPlanOutStride);
+        let (mut in_dist, mut out_dist, mut batch) = (0, 0, 0);
+        ok(clfftGetPlanDistance(handle, &mut in_dist, &mut out_dist));
+        ok(clfftGetPlanBatchSize(handle, &mut batch));
+        let (mut in_layout, mut out_layout, mut precision, mut place, mut transposed) = (0, 0, 0, 0, 0);
+        ok(clfftGetLayout(handle, &mut in_layout, &mut out_layout));
+        ok(clfftGetPlanPrecision(handle, &mut precision));
+        ok(clfftGetResultLocation(handle, &mut place));
+        ok(clfftGetPlanTransposeResult(handle, &mut transposed));
+        let kind = match (in_layout, out_layout) {
+            (5, _) => Kind::R2C,
+            (_, 5) => Kind::C2R,
+            _ => Kind::C2C,
+        };
+        Settings {
+            lengths,
+            in_strides,
+            out_strides,
+            in_dist,
+            out_dist,
+            kind,
+            in_planar: matches!(in_layout, 2 | 4),
+            out_planar: matches!(out_layout, 2 | 4),
+            double: precision == 2,
+            in_place: place == 1,
+            batch,
+            transposed: transposed == 2,
+        }
+    }
+}
+
+type StrideGetter = unsafe extern "C" fn(clfftPlanHandle, clfftDim, *mut usize) -> clfftStatus;
+
+/// The strides a plan transforms with: those it holds (a length set for more dimensions than the strides
+/// were leaves fewer, which the getter refuses with CLFFT_INVALID_ARG_INDEX), then packed ones.
+fn strides(handle: clfftPlanHandle, lengths: &[usize], get: StrideGetter) -> Vec<usize> {
+    let held = (1..=lengths.len())
+        .rev()
+        .find_map(|dim| {
+            let mut s = vec![0; dim];
+            let status = unsafe { get(handle, dim as clfftDim, s.as_mut_ptr()) };
+            (status == CLFFT_SUCCESS).then_some(s)
+        })
+        .unwrap_or_default();
+    let packed: Vec<usize> = lengths.iter().scan(1, |p, &l| Some(std::mem::replace(p, *p * l))).collect();
+    held.iter().chain(&packed[held.len()..]).copied().collect()
+}
+
+impl Settings {
+    fn complex_lengths(&self) -> Vec<usize> {
+        let mut l = self.lengths.clone();
+        if self.kind != Kind::C2C {
+            l[0] = l[0] / 2 + 1;
+        }
+        l
+    }
+
+    /// Lengths of the input and output arrays (a Hermitian side keeps n/2 + 1 along axis 0).
+    fn sides(&self) -> (Vec<usize>, Vec<usize>) {
+        match self.kind {
+            Kind::C2C => (self.lengths.clone(), self.lengths.clone()),
+            Kind::R2C => (self.lengths.clone(), self.complex_lengths()),
+            Kind::C2R => (self.complex_lengths(), self.lengths.clone()),
+        }
+    }
+
+    /// Where output element (k0, k1, ..) lies: a transposed 2D result swaps the strides of the two axes.
+    fn out_positions(&self) -> Vec<usize> {
+        let mut s = self.out_strides.clone();
+        if self.transposed && s.len() == 2 {
+            s.swap(0, 1);
+        }
+        s
+    }
+
+    /// The contract of docs/status.md: settings that must bake and run.
+    fn valid(&self) -> bool {
+        let (_, out_lengths) = self.sides();
+        if self.in_strides.contains(&0) || self.out_strides.contains(&0) {
+            return false;
+        }
+        if self.batch > 1 && (self.in_dist == 0 || self.out_dist == 0) {
+            return false;
+        }
+        if self.transposed && (self.lengths.len() != 2 || self.kind != Kind::C2C || self.in_place) {
+            return false;
+        }
+        if self.in_place {
+            match self.kind {
+                Kind::C2C => {
+                    if self.in_strides != self.out_strides
+                        || self.in_dist != self.out_dist
+                        || self.in_planar != self.out_planar
+                    {
+                        return false;
+                    }
+                }
+                Kind::R2C | Kind::C2R => {
+                    let (real, complex, real_dist, complex_dist) = if self.kind == Kind::R2C {
+                        (&self.in_strides, &self.out_strides, self.in_dist, self.out_dist)
+                    } else {
+                        (&self.out_strides, &self.in_strides, self.out_dist, self.in_dist)
+                    };
+                    let coincide = real[0] == 1
+                        && complex[0] == 1
+                        && real[1..].iter().zip(&complex[1..]).all(|(r, c)| *r == 2 * c)
+                        && (self.batch == 1 || real_dist == 2 * complex_dist);
+                    if self.in_planar || self.out_planar || !coincide {
+                        return false;
+                    }
+                }
+            }
+        }
+        disjoint(&out_lengths, &self.out_positions(), self.out_dist, self.batch)
+    }
+
+    /// Scalars per plane of the input and output storage (the input alone in place).
+    fn plane_scalars(&self) -> (usize, usize) {
+        let (in_lengths, out_lengths) = self.sides();
+        let in_extent = extent(&in_lengths, &self.in_strides, self.in_dist, self.batch);
+        let out_extent = extent(&out_lengths, &self.out_positions(), self.out_dist, self.batch);
+        let scalars = |extent: usize, real: bool, planar: bool| if real || planar { extent } else { 2 * extent };
+        let input = scalars(in_extent, self.kind == Kind::R2C, self.in_planar);
+        let output = scalars(out_extent, self.kind == Kind::C2R, self.out_planar);
+        if self.in_place {
+            // One storage: in units of the input (complex in place is one layout; real in place is reals).
+            (input.max(output), 0)
+        } else {
+            (input, output)
+        }
+    }
+}
+
+/// Host storage of one side: one or two planes of scalars.
+#[derive(Clone)]
+struct Planes(Vec<Vec<f64>>);
+
+impl Planes {
+    fn complex(&self, planar: bool, at: usize) -> Complex64 {
+        if planar {
+            Complex64::new(self.0[0][at], self.0[1][at])
+        } else {
+            Complex64::new(self.0[0][2 * at], self.0[0][2 * at + 1])
+        }
+    }
+
+    fn set_complex(&mut self, planar: bool, at: usize, v: Complex64) {
+        if planar {
+            self.0[0][at] = v.re;
+            self.0[1][at] = v.im;
+        } else {
+            self.0[0][2 * at] = v.re;
+            self.0[0][2 * at + 1] = v.im;
+        }
+    }
+}
+
+/// Device copies of `planes` in the plan's precision.
+struct Device(Vec<ocl::core::Mem>);
+
+impl Device {
+    fn upload(planes: &Planes, double: bool) -> Device {
+        let queue = ENV.queue.as_core();
+        let buffers = planes
+            .0
+            .iter()
+            .map(|p| unsafe {
+                let mem = if double {
+                    ocl::core::create_buffer(
+                        ENV.context.as_core(),
+                        flags::MEM_READ_WRITE | flags::MEM_COPY_HOST_PTR,
+                        p.len(),
+                        Some(p),
+                    )
+                } else {
+                    let single: Vec<f32> = p.iter().map(|&v| v as f32).collect();
+                    ocl::core::create_buffer(
+                        ENV.context.as_core(),
+                        flags::MEM_READ_WRITE | flags::MEM_COPY_HOST_PTR,
+                        single.len(),
+                        Some(&single),
+                    )
+                };
+                mem.expect("create a buffer")
+            })
+            .collect();
+        ocl::core::finish(queue).expect("finish");
+        Device(buffers)
+    }
+
+    fn download(&self, double: bool, lengths: &[usize]) -> Planes {
+        let queue = ENV.queue.as_core();
+        Planes(
+            self.0
+                .iter()
+                .zip(lengths)
+                .map(|(mem, &n)| unsafe {
+                    if double {
+                        let mut v = vec![0f64; n];
+                        ocl::core::enqueue_read_buffer(
+                            queue,
+                            mem,
+                            true,
+                            0,
+                            &mut v,
+                            None::<ocl::core::Event>,
+                            None::<&mut ocl::core::Event>,
+                        )
+                        .expect("read");
+                        v
+                    } else {
+                        let mut v = vec![0f32; n];
+                        ocl::core::enqueue_read_buffer(
+                            queue,
+                            mem,
+                            true,
+                            0,
+                            &mut v,
+                            None::<ocl::core::Event>,
+                            None::<&mut ocl::core::Event>,
+                        )
+                        .expect("read");
+                        v.into_iter().map(f64::from).collect()
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    fn mems(&self) -> [ocl::ffi::cl_mem; 2] {
+        let first = self.0[0].as_ptr();
+        [first, self.0.get(1).map_or(first, |m| m.as_ptr())]
+    }
+}
+
+/// The clFFT statuses a bake or an enqueue of settings outside the contract may answer (docs/status.md).
+const BAKE_FAILURES: &[clfftStatus] =
+    &[CLFFT_INVALID_PLAN, CLFFT_INVALID_ARG_VALUE, CLFFT_NOTIMPLEMENTED, CLFFT_TRANSPOSED_NOTIMPLEMENTED];
+
+struct ClHarness {
+    live: Vec<ClPlan>,
+    stale: Vec<clfftPlanHandle>,
+}
+
+impl ClHarness {
+    fn pick(&self, index: usize) -> Option<ClPlan> {
+        (!self.live.is_empty()).then(|| self.live[index % self.live.len()])
+    }
+
+    fn expect_ok(status: clfftStatus, what: &str) -> Result<(), TestCaseError> {
+        prop_assert_eq!(status, CLFFT_SUCCESS, "{} failed", what);
+        Ok(())
+    }
+
+    fn step(&mut self, op: &ClOp) -> Result<(), TestCaseError> {
+        let plan_of = |i: &usize| self.pick(*i);
+        match op {
+            ClOp::Create { lengths } => {
+                let mut handle = 0;
+                let status = counted(unsafe {
+                    clfftCreateDefaultPlan(&mut handle, context_ptr(), lengths.len() as clfftDim, lengths.as_ptr())
+                });
+                Self::expect_ok(status, "create")?;
+                let total: usize = lengths.iter().product();
+                self.live.push(ClPlan { handle, forward_scale: 1.0, backward_scale: 1.0 / total as f64 });
+            }
+            ClOp::Precision { plan, double } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                Self::expect_ok(counted(clfftSetPlanPrecision(p.handle, if *double { 2 } else { 1 })), "precision")?;
+            }
+            ClOp::Layout { plan, kind, in_planar, out_planar } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let complex = |planar: bool| if planar { 2 } else { 1 };
+                let hermitian = |planar: bool| if planar { 4 } else { 3 };
+                let (i, o) = match kind {
+                    Kind::C2C => (complex(*in_planar), complex(*out_planar)),
+                    Kind::R2C => (5, hermitian(*out_planar)),
+                    Kind::C2R => (hermitian(*in_planar), 5),
+                };
+                Self::expect_ok(counted(clfftSetLayout(p.handle, i, o)), "layout")?;
+            }
+            ClOp::Place { plan, in_place } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let status = counted(clfftSetResultLocation(p.handle, if *in_place { 1 } else { 2 }));
+                Self::expect_ok(status, "placeness")?;
+            }
+            ClOp::Batch { plan, batch } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                Self::expect_ok(counted(clfftSetPlanBatchSize(p.handle, *batch)), "batch")?;
+            }
+            ClOp::PaddedLayout { plan, pad, dist_pad } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let s = settings(p.handle);
+                let (in_lengths, out_lengths) = s.sides();
+                let padded = |lengths: &[usize], extra: usize| {
+                    let mut strides = Vec::new();
+                    let mut next = 1;
+                    for (axis, &l) in lengths.iter().enumerate() {
+                        strides.push(next);
+                        next *= l + if axis < 3 { pad[axis] * extra } else { 0 };
+                    }
+                    (strides, next + dist_pad)
+                };
+                let ((mut is, idist), (mut os, odist)) = if s.in_place && s.kind != Kind::C2C {
+                    // Real rows and complex rows share storage: 2 (n/2 + 1) reals a row.
+                    let complex = padded(&s.complex_lengths(), 1);
+                    let real: Vec<usize> =
+                        complex.0.iter().enumerate().map(|(a, &c)| if a == 0 { 1 } else { 2 * c }).collect();
+                    let real = (real, 2 * complex.1);
+                    if s.kind == Kind::R2C {
+                        (real, complex)
+                    } else {
+                        (complex, real)
+                    }
+                } else if s.in_place {
+                    let both = padded(&in_lengths, 1);
+                    (both.clone(), both)
+                } else {
+                    (padded(&in_lengths, 1), padded(&out_lengths, 2))
+                };
+                if s.transposed && os.len() == 2 {
+                    // The transposed result is a lengths[1] x lengths[0] array.
+                    os = vec![1, out_lengths[1] + pad[0]];
+                }
+                let dim = s.lengths.len() as clfftDim;
+                unsafe {
+                    Self::expect_ok(counted(clfftSetPlanInStride(p.handle, dim, is.as_mut_ptr())), "in strides")?;
+                    Self::expect_ok(counted(clfftSetPlanOutStride(p.handle, dim, os.as_mut_ptr())), "out strides")?;
+                }
+                Self::expect_ok(counted(clfftSetPlanDistance(p.handle, idist, odist)), "distances")?;
+            }
+            ClOp::RawLayout { plan, input, output, dists } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let dim = settings(p.handle).lengths.len() as clfftDim;
+                let (mut is, mut os) = (*input, *output);
+                unsafe {
+                    Self::expect_ok(counted(clfftSetPlanInStride(p.handle, dim, is.as_mut_ptr())), "in strides")?;
+                    Self::expect_ok(counted(clfftSetPlanOutStride(p.handle, dim, os.as_mut_ptr())), "out strides")?;
+                }
+                Self::expect_ok(counted(clfftSetPlanDistance(p.handle, dists.0, dists.1)), "distances")?;
+            }
+            ClOp::Scale { plan, backward, value } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let dir = if *backward { 1 } else { -1 };
+                Self::expect_ok(counted(clfftSetPlanScale(p.handle, dir, *value)), "scale")?;
+                let live = self.live.iter_mut().find(|l| l.handle == p.handle).expect("live plan");
+                if *backward {
+                    live.backward_scale = *value as f64;
+                } else {
+                    live.forward_scale = *value as f64;
+                }
+            }
+            ClOp::Dim { plan, dim } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                Self::expect_ok(counted(clfftSetPlanDim(p.handle, *dim as clfftDim)), "dim")?;
+            }
+            ClOp::Length { plan, lengths } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let status =
+                    counted(unsafe { clfftSetPlanLength(p.handle, lengths.len() as clfftDim, lengths.as_ptr()) });
+                Self::expect_ok(status, "length")?;
+            }
+            ClOp::Transposed { plan, on } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let status = counted(clfftSetPlanTransposeResult(p.handle, if *on { 2 } else { 1 }));
+                Self::expect_ok(status, "transposed")?;
+            }
+            ClOp::NoMemAlloc { plan, on } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                Self::expect_ok(counted(fftxSetPlanNoMemAlloc(p.handle, *on as i32)), "no-allocation switch")?;
+                let mut enabled = -1;
+                Self::expect_ok(counted(unsafe { fftxGetPlanNoMemAlloc(p.handle, &mut enabled) }), "its read-back")?;
+                prop_assert_eq!(enabled, *on as i32, "the no-allocation switch reads back");
+            }
+            ClOp::Bake { plan } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let s = settings(p.handle);
+                let mut queue = queue_ptr();
+                let status = counted(unsafe { clfftBakePlan(p.handle, 1, &mut queue, None, ptr::null_mut()) });
+                if s.valid() {
+                    prop_assert_eq!(status, CLFFT_SUCCESS, "bake of valid settings {:?}", s);
+                } else {
+                    prop_assert!(BAKE_FAILURES.contains(&status), "bake of invalid {:?} answered {}", s, status);
+                }
+            }
+            ClOp::Enqueue { plan, backward, short } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                self.enqueue(p, *backward, *short)?;
+            }
+            ClOp::Copy { plan } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let mut handle = 0;
+                Self::expect_ok(counted(unsafe { clfftCopyPlan(&mut handle, context_ptr(), p.handle) }), "copy")?;
+                self.live.push(ClPlan { handle, ..p });
+            }
+            ClOp::Destroy { plan } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let mut handle = p.handle;
+                Self::expect_ok(counted(unsafe { clfftDestroyPlan(&mut handle) }), "destroy")?;
+                prop_assert_eq!(handle, 0, "destroy leaves the handle set");
+                self.live.retain(|l| l.handle != p.handle);
+                self.stale.push(p.handle);
+            }
+            ClOp::Stale { which } => {
+                let Some(&handle) = self.stale.get(which % self.stale.len().max(1)) else { return Ok(()) };
+                let mut queue = queue_ptr();
+                let mut batch = 0;
+                let mut copy = handle;
+                let statuses = [
+                    counted(clfftSetPlanBatchSize(handle, 2)),
+                    counted(unsafe { clfftGetPlanBatchSize(handle, &mut batch) }),
+                    counted(unsafe { clfftBakePlan(handle, 1, &mut queue, None, ptr::null_mut()) }),
+                    counted(unsafe { clfftDestroyPlan(&mut copy) }),
+                ];
+                prop_assert!(statuses.iter().all(|&s| s == CLFFT_INVALID_PLAN), "stale handle: {:?}", statuses);
+            }
+            ClOp::Teardown => {
+                Self::expect_ok(counted(clfftTeardown()), "teardown")?;
+                Self::expect_ok(counted(unsafe { clfftSetup(ptr::null()) }), "setup")?;
+                self.stale.extend(self.live.drain(..).map(|p| p.handle));
+            }
+        }
+        Ok(())
+    }
+
+    /// Enqueues on buffers the settings reach (one scalar short when `short`) and checks the result.
+    fn enqueue(&mut self, p: ClPlan, backward: bool, short: bool) -> Result<(), TestCaseError> {
+        let s = settings(p.handle);
+        let (in_lengths, out_lengths) = s.sides();
+        let (in_scalars, out_scalars) = s.plane_scalars();
+        let in_planes = if s.in_planar { 2 } else { 1 };
+        let out_planes = if s.out_planar { 2 } else { 1 };
+        let seed = (in_scalars * 31 + out_scalars) as u64;
+        let noise: Vec<f64> = random_complex(in_scalars, seed).iter().map(|c| c.re).collect();
+        let mut input = Planes(vec![noise.clone(); in_planes]);
+        if in_planes == 2 {
+            input.0[1] = random_complex(in_scalars, seed + 1).iter().map(|c| c.im).collect();
+        }
+        let total: usize = s.lengths.iter().product();
+        // A C2R input must be Hermitian: the half spectrum of real signals, whose transform is known exactly.
+        let mut signals: Vec<Vec<f64>> = Vec::new();
+        if s.kind == Kind::C2R && s.valid() {
+            for b in 0..s.batch {
+                let x: Vec<f64> = random_complex(total, seed + 7 + b as u64).iter().map(|c| c.re).collect();
+                let full = reference_fft(
+                    &x.iter().map(|&v| Complex64::new(v, 0.0)).collect::<Vec<_>>(),
+                    &s.lengths,
+                    Dir::Forward,
+                );
+                for i in 0..in_lengths.iter().product::<usize>() {
+                    let k0 = i % in_lengths[0];
+                    let full_index = k0 + (i / in_lengths[0]) * s.lengths[0];
+                    let at = b * s.in_dist + offset(i, &in_lengths, &s.in_strides);
+                    input.set_complex(s.in_planar, at, full[full_index]);
+                }
+                signals.push(x);
+            }
+        }
+        let mut in_sizes = vec![in_scalars; in_planes];
+        let short = short && in_sizes[0] > 1;
+        if short {
+            in_sizes[0] -= 1;
+            input.0[0].truncate(in_sizes[0]);
+        }
+        let input_dev = Device::upload(&input, s.double);
+        let output_dev =
+            (!s.in_place).then(|| Device::upload(&Planes(vec![vec![f64::NAN; out_scalars]; out_planes]), s.double));
+        let mut queue = queue_ptr();
+        let mut event = ptr::null_mut();
+        let mut ins = input_dev.mems();
+        let mut outs = output_dev.as_ref().map_or([ptr::null_mut(); 2], |d| d.mems());
+        let status = counted(unsafe {
+            clfftEnqueueTransform(
+                p.handle,
+                if backward { 1 } else { -1 },
+                1,
+                &mut queue,
+                0,
+                ptr::null(),
+                &mut event,
+                ins.as_mut_ptr(),
+                outs.as_mut_ptr(),
+                ptr::null_mut(),
+            )
+        });
+        if !s.valid() {
+            prop_assert!(
+                BAKE_FAILURES.contains(&status) || status == INVALID_BUFFER_SIZE,
+                "enqueue of invalid {:?} answered {}",
+                s,
+                status
+            );
+            prop_assert!(status != CLFFT_SUCCESS, "enqueue of invalid settings {:?} succeeded", s);
+            return Ok(());
+        }
+        if short {
+            prop_assert_eq!(status, INVALID_BUFFER_SIZE, "a short input buffer for {:?}", s);
+            return Ok(());
+        }
+        prop_assert_eq!(status, CLFFT_SUCCESS, "enqueue of valid settings {:?}", s);
+        prop_assert!(!event.is_null(), "no event");
+        let event = unsafe { ocl::core::Event::from_raw_create_ptr(event) };
+        ocl::core::wait_for_event(&event).expect("wait for the transform");
+        let got = match &output_dev {
+            Some(d) => d.download(s.double, &vec![out_scalars; out_planes]),
+            None => input_dev.download(s.double, &in_sizes),
+        };
+        let prec = precision_of(s.double);
+        let forward = match s.kind {
+            Kind::C2C => !backward,
+            Kind::R2C => true,
+            Kind::C2R => false,
+        };
+        let scale = if forward { p.forward_scale } else { p.backward_scale };
+        let out_positions = s.out_positions();
+        let out_planar = s.out_planar;
+        let (mut want, mut have) = (Vec::new(), Vec::new());
+        for b in 0..s.batch {
+            let out_at = |i: usize| b * s.out_dist + offset(i, &out_lengths, &out_positions);
+            match s.kind {
+                Kind::C2C => {
+                    let x: Vec<Complex64> = (0..total)
+                        .map(|i| input.complex(s.in_planar, b * s.in_dist + offset(i, &s.lengths, &s.in_strides)))
+                        .collect();
+                    let dir = if forward { Dir::Forward } else { Dir::Backward };
+                    want.extend(reference_fft(&x, &s.lengths, dir).into_iter().map(|v| v * scale));
+                    have.extend((0..total).map(|i| got.complex(out_planar, out_at(i))));
+                }
+                Kind::R2C => {
+                    let x: Vec<Complex64> = (0..total)
+                        .map(|i| Complex64::new(input.0[0][b * s.in_dist + offset(i, &s.lengths, &s.in_strides)], 0.0))
+                        .collect();
+                    let full = reference_fft(&x, &s.lengths, Dir::Forward);
+                    for i in 0..out_lengths.iter().product::<usize>() {
+                        let full_index = i % out_lengths[0] + (i / out_lengths[0]) * s.lengths[0];
+                        want.push(full[full_index] * scale);
+                        have.push(got.complex(out_planar, out_at(i)));
+                    }
+                }
+                Kind::C2R => have.extend((0..total).map(|i| Complex64::new(got.0[0][out_at(i)], 0.0))),
+            }
+        }
+        want.extend(signals.iter().flatten().map(|&v| Complex64::new(v * total as f64 * scale, 0.0)));
+        let error = nrmse(&have, &want);
+        prop_assert!(error <= tolerance(prec), "error {:e} for {:?} (backward {})", error, s, backward);
+        checked();
+        Ok(())
+    }
+
+    fn destroy_all(&mut self) {
+        for p in self.live.drain(..) {
+            let mut handle = p.handle;
+            assert_eq!(unsafe { clfftDestroyPlan(&mut handle) }, CLFFT_SUCCESS, "destroy at the end");
+        }
+    }
+}
+
+pub fn clfft_call_sequences() {
+    let ops = prop::collection::vec(cl_op(), 1..16);
+    Budget::from_env(1).run("clfft", ops, |ops| {
+        let mut harness = ClHarness { live: Vec::new(), stale: Vec::new() };
+        let result = ops.iter().try_for_each(|op| harness.step(op));
+        harness.destroy_all();
+        result
+    });
+}
+
+// ----------------------------------------------------------------------------------------------------------
+// The cuFFT-style API
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FxType {
+    C2C,
+    R2C,
+    C2R,
+}
+
+#[derive(Debug, Clone)]
+struct FxShape {
+    /// Row-major sizes, the last fastest.
+    n: Vec<usize>,
+    kind: FxType,
+    double: bool,
+    batch: usize,
+    /// cuFFT's advanced layout: per side, padding added to each storage size, the element stride and the
+    /// padding added to the batch distance.
+    advanced: Option<[(Vec<usize>, usize, usize); 2]>,
+}
+
+#[derive(Debug, Clone)]
+enum FxOp {
+    Plan(FxShape),
+    Exec { plan: usize, device: bool, in_place: bool, inverse: bool, offset: usize },
+    WrongType { plan: usize },
+    Stream { plan: usize, own: bool },
+    Destroy { plan: usize },
+    Stale { which: usize },
+}
+
+fn fx_shape() -> impl Strategy<Value = FxShape> {
+    let kind = prop_oneof![Just(FxType::C2C), Just(FxType::R2C), Just(FxType::C2R)];
+    let side = (prop::collection::vec(0usize..3, 3), 1usize..=3, 0usize..4);
+    (lengths_strategy(), kind, any::<bool>(), 1usize..=3, prop::option::weighted(0.3, [side.clone(), side]))
+        .prop_map(|(n, kind, double, batch, advanced)| FxShape { n, kind, double, batch, advanced })
+}
+
+fn fx_op() -> impl Strategy<Value = FxOp> {
+    let plan = 0usize..3;
+    prop_oneof![
+        3 => fx_shape().prop_map(FxOp::Plan),
+        8 => (plan.clone(), any::<bool>(), any::<bool>(), any::<bool>(), prop_oneof![3 => Just(0usize), 1 => 1usize..64])
+            .prop_map(|(plan, device, in_place, inverse, offset)| FxOp::Exec { plan, device, in_place, inverse, offset }),
+        1 => plan.clone().prop_map(|plan| FxOp::WrongType { plan }),
+        1 => (plan.clone(), any::<bool>()).prop_map(|(plan, own)| FxOp::Stream { plan, own }),
+        1 => plan.clone().prop_map(|plan| FxOp::Destroy { plan }),
+        1 => (0usize..4).prop_map(|which| FxOp::Stale { which }),
+    ]
+}
+
+/// Positions of one side: storage sizes (row-major), element stride and batch distance, in that side's
+/// units (reals or complex values).
+#[derive(Debug, Clone)]
+struct Side {
+    logical: Vec<usize>,
+    embed: Vec<usize>,
+    stride: usize,
+    dist: usize,
+}
+
+impl Side {
+    fn position(&self, batch: usize, mut index: usize) -> usize {
+        let mut at = 0;
+        let mut scale = self.stride;
+        for (l, e) in self.logical.iter().zip(&self.embed).rev() {
+            at += (index % l) * scale;
+            index /= l;
+            scale *= e;
+        }
+        batch * self.dist + at
+    }
+
+    fn extent(&self, batch: usize) -> usize {
+        self.position(batch - 1, self.logical.iter().product::<usize>() - 1) + 1
+    }
+}
+
+/// PlanMany's advanced layout arguments: inembed, istride, idist, onembed, ostride, odist.
+type ManyLayout = (Vec<i32>, i32, i32, Vec<i32>, i32, i32);
+
+impl FxShape {
+    fn fft_type(&self) -> fftxType {
+        use fftxType_t::*;
+        (match (self.kind, self.double) {
+            (FxType::C2C, false) => FFTX_C2C,
+            (FxType::R2C, false) => FFTX_R2C,
+            (FxType::C2R, false) => FFTX_C2R,
+            (FxType::C2C, true) => FFTX_Z2Z,
+            (FxType::R2C, true) => FFTX_D2Z,
+            (FxType::C2R, true) => FFTX_Z2D,
+        }) as fftxType
+    }
+
+    fn complex_n(&self) -> Vec<usize> {
+        let mut c = self.n.clone();
+        if self.kind != FxType::C2C {
+            *c.last_mut().expect("rank >= 1") = self.n[self.n.len() - 1] / 2 + 1;
+        }
+        c
+    }
+
+    /// Input and output sides, in place or not.
+    fn sides(&self, in_place: bool) -> (Side, Side) {
+        let (in_logical, out_logical) = match self.kind {
+            FxType::C2C => (self.n.clone(), self.n.clone()),
+            FxType::R2C => (self.n.clone(), self.complex_n()),
+            FxType::C2R => (self.complex_n(), self.n.clone()),
+        };
+        let packed = |logical: &Vec<usize>, embed: Vec<usize>| {
+            let dist = embed.iter().product();
+            Side { logical: logical.clone(), embed, stride: 1, dist }
+        };
+        if let Some(sides) = &self.advanced {
+            let make = |logical: &Vec<usize>, (pad, stride, dist_pad): &(Vec<usize>, usize, usize)| {
+                let embed: Vec<usize> = logical.iter().zip(pad).map(|(l, p)| l + p).collect();
+                let one = Side { logical: logical.clone(), embed: embed.clone(), stride: *stride, dist: 0 };
+                Side { dist: one.extent(1) + dist_pad, ..one }
+            };
+            return (make(&in_logical, &sides[0]), make(&out_logical, &sides[1]));
+        }
+        // In place, real rows are padded to the 2 (n/2 + 1) reals of the complex rows they share.
+        let padded = |logical: &Vec<usize>| {
+            let mut embed = logical.clone();
+            if in_place {
+                *embed.last_mut().expect("rank >= 1") = 2 * self.complex_n()[self.n.len() - 1];
+            }
+            packed(logical, embed)
+        };
+        match self.kind {
+            FxType::C2C => (packed(&in_logical, in_logical.clone()), packed(&out_logical, out_logical.clone())),
+            FxType::R2C => (padded(&in_logical), packed(&out_logical, out_logical.clone())),
+            FxType::C2R => (packed(&in_logical, in_logical.clone()), padded(&out_logical)),
+        }
+    }
+
+    fn real_in(&self) -> bool {
+        self.kind == FxType::R2C
+    }
+
+    fn real_out(&self) -> bool {
+        self.kind == FxType::C2R
+    }
+
+    /// PlanMany's arguments for this shape: n and the advanced layout, if any.
+    fn many_args(&self) -> (Vec<i32>, Option<ManyLayout>) {
+        let n = self.n.iter().map(|&v| v as i32).collect();
+        let advanced = self.advanced.as_ref().map(|_| {
+            let (i, o) = self.sides(false);
+            let ints = |v: &[usize]| v.iter().map(|&x| x as i32).collect::<Vec<_>>();
+            (ints(&i.embed), i.stride as i32, i.dist as i32, ints(&o.embed), o.stride as i32, o.dist as i32)
+        });
+        (n, advanced)
+    }
+}
+
+/// Host or device storage of one precision, as scalars.
+enum Scalars {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+impl Scalars {
+    fn new(values: &[f64], double: bool) -> Scalars {
+        if double {
+            Scalars::F64(values.to_vec())
+        } else {
+            Scalars::F32(values.iter().map(|&v| v as f32).collect())
+        }
+    }
+
+    fn get(&self, i: usize) -> f64 {
+        match self {
+            Scalars::F32(v) => v[i] as f64,
+            Scalars::F64(v) => v[i],
+        }
+    }
+
+    fn ptr(&mut self) -> *mut c_void {
+        match self {
+            Scalars::F32(v) => v.as_mut_ptr().cast(),
+            Scalars::F64(v) => v.as_mut_ptr().cast(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Scalars::F32(v) => v.len() * 4,
+            Scalars::F64(v) => v.len() * 8,
+        }
+    }
+
+    fn complex(&self, at: usize) -> Complex64 {
+        Complex64::new(self.get(2 * at), self.get(2 * at + 1))
+    }
+}
+
+#[derive(Debug, Clone)]
+struct FxPlan {
+    handle: fftxHandle,
+    shape: FxShape,
+    /// Runs on the harness's queue, in another context than `fftxMalloc` memory.
+    own_stream: bool,
+}
+
+struct FxHarness {
+    live: Vec<FxPlan>,
+    stale: Vec<fftxHandle>,
+    queue: ocl::Queue,
+}
+
+/// The statuses an execution may answer when the contract allows no certainty (advanced layouts in place).
+const EXEC_FAILURES: &[fftxResult] = &[FFTX_INVALID_PLAN, FFTX_INVALID_VALUE, FFTX_INVALID_SIZE];
+
+impl FxHarness {
+    fn pick(&self, index: usize) -> Option<FxPlan> {
+        (!self.live.is_empty()).then(|| self.live[index % self.live.len()].clone())
+    }
+
+    fn step(&mut self, op: &FxOp) -> Result<(), TestCaseError> {
+        match op {
+            FxOp::Plan(shape) => {
+                let mut handle = 0;
+                let (mut n, advanced) = shape.many_args();
+                let status = counted(unsafe {
+                    match advanced {
+                        None => fftxPlanMany(
+                            &mut handle,
+                            n.len() as i32,
+                            n.as_mut_ptr(),
+                            ptr::null_mut(),
+                            0,
+                            0,
+                            ptr::null_mut(),
+                            0,
+                            0,
+                            shape.fft_type(),
+                            shape.batch as i32,
+                        ),
+                        Some((mut inembed, istride, idist, mut onembed, ostride, odist)) => fftxPlanMany(
+                            &mut handle,
+                            n.len() as i32,
+                            n.as_mut_ptr(),
+                            inembed.as_mut_ptr(),
+                            istride,
+                            idist,
+                            onembed.as_mut_ptr(),
+                            ostride,
+                            odist,
+                            shape.fft_type(),
+                            shape.batch as i32,
+                        ),
+                    }
+                });
+                prop_assert_eq!(status, FFTX_SUCCESS, "plan {:?}", shape);
+                self.live.push(FxPlan { handle, shape: shape.clone(), own_stream: false });
+            }
+            FxOp::Exec { plan, device, in_place, inverse, offset } => {
+                let Some(p) = self.pick(*plan) else { return Ok(()) };
+                self.exec(&p, *device, *in_place, *inverse, *offset)?;
+            }
+            FxOp::WrongType { plan } => {
+                let Some(p) = self.pick(*plan) else { return Ok(()) };
+                let mut data = [0f64; 64];
+                let d = data.as_mut_ptr();
+                let status = counted(unsafe {
+                    match p.shape.fft_type() as u32 {
+                        0x29 => fftxExecZ2Z(p.handle, d.cast(), d.cast(), FFTX_FORWARD),
+                        _ => fftxExecC2C(p.handle, d.cast(), d.cast(), FFTX_FORWARD),
+                    }
+                });
+                prop_assert_eq!(status, FFTX_INVALID_TYPE, "an Exec function of another type");
+            }
+            FxOp::Stream { plan, own } => {
+                let Some(p) = self.pick(*plan) else { return Ok(()) };
+                let queue = if *own { self.queue.as_core().as_ptr() } else { ptr::null_mut() };
+                prop_assert_eq!(counted(unsafe { fftxSetStream(p.handle, queue) }), FFTX_SUCCESS, "set stream");
+                let live = self.live.iter_mut().find(|l| l.handle == p.handle).expect("live plan");
+                live.own_stream = *own;
+            }
+            FxOp::Destroy { plan } => {
+                let Some(p) = self.pick(*plan) else { return Ok(()) };
+                prop_assert_eq!(counted(fftxDestroy(p.handle)), FFTX_SUCCESS, "destroy");
+                self.live.retain(|l| l.handle != p.handle);
+                self.stale.push(p.handle);
+            }
+            FxOp::Stale { which } => {
+                let Some(&handle) = self.stale.get(which % self.stale.len().max(1)) else { return Ok(()) };
+                let mut data = [0f32; 8];
+                let d = data.as_mut_ptr();
+                let mut size = 0;
+                let statuses = [
+                    counted(unsafe { fftxExecC2C(handle, d.cast(), d.cast(), FFTX_FORWARD) }),
+                    counted(unsafe { fftxGetSize(handle, &mut size) }),
+                    counted(fftxDestroy(handle)),
+                ];
+                prop_assert!(statuses.iter().all(|&s| s == FFTX_INVALID_PLAN), "stale handle: {:?}", statuses);
+            }
+        }
+        Ok(())
+    }
+
+    fn exec(
+        &mut self,
+        p: &FxPlan,
+        device: bool,
+        in_place: bool,
+        inverse: bool,
+        offset: usize,
+    ) -> Result<(), TestCaseError> {
+        let shape = &p.shape;
+        let (input_side, output_side) = shape.sides(in_place);
+        let scalars = |side: &Side, real: bool| side.extent(shape.batch) * if real { 1 } else { 2 };
+        let (in_scalars, out_scalars) =
+            (scalars(&input_side, shape.real_in()), scalars(&output_side, shape.real_out()));
+        let storage = if in_place { in_scalars.max(out_scalars) } else { in_scalars };
+        let total: usize = shape.n.iter().product();
+        let seed = (storage * 17 + total) as u64;
+        let mut values: Vec<f64> = random_complex(storage, seed).iter().flat_map(|c| [c.re]).collect();
+        // A C2R input is the half spectrum of real signals, so its inverse is known exactly.
+        let mut signals = Vec::new();
+        if shape.kind == FxType::C2R {
+            let last = shape.n[shape.n.len() - 1];
+            let half = last / 2 + 1;
+            for b in 0..shape.batch {
+                let x: Vec<f64> = random_complex(total, seed + 3 + b as u64).iter().map(|c| c.re).collect();
+                let lengths: Vec<usize> = shape.n.iter().rev().copied().collect();
+                let full = reference_fft(
+                    &x.iter().map(|&v| Complex64::new(v, 0.0)).collect::<Vec<_>>(),
+                    &lengths,
+                    Dir::Forward,
+                );
+                for i in 0..total / last * half {
+                    let value = full[(i / half) * last + i % half];
+                    let at = input_side.position(b, i);
+                    values[2 * at] = value.re;
+                    values[2 * at + 1] = value.im;
+                }
+                signals.push(x);
+            }
+        }
+        let mut input = Scalars::new(&values, shape.double);
+        let mut output = Scalars::new(&vec![f64::NAN; if in_place { 0 } else { out_scalars }], shape.double);
+        let direction = if inverse { FFTX_INVERSE } else { FFTX_FORWARD };
+        let run = |i: *mut c_void, o: *mut c_void| unsafe {
+            counted(match (shape.kind, shape.double) {
+                (FxType::C2C, false) => fftxExecC2C(p.handle, i.cast(), o.cast(), direction),
+                (FxType::C2C, true) => fftxExecZ2Z(p.handle, i.cast(), o.cast(), direction),
+                (FxType::R2C, false) => fftxExecR2C(p.handle, i.cast(), o.cast()),
+                (FxType::R2C, true) => fftxExecD2Z(p.handle, i.cast(), o.cast()),
+                (FxType::C2R, false) => fftxExecC2R(p.handle, i.cast(), o.cast()),
+                (FxType::C2R, true) => fftxExecZ2D(p.handle, i.cast(), o.cast()),
+            })
+        };
+        let status = if device {
+            let unit = if shape.double { 8 } else { 4 };
+            let mut memory = ptr::null_mut();
+            let bytes = input.bytes().max(output.bytes()) + offset * unit;
+            prop_assert_eq!(counted(unsafe { fftxMalloc(&mut memory, 2 * bytes) }), FFTX_SUCCESS, "malloc");
+            let device_in = unsafe { memory.cast::<u8>().add(offset * unit) }.cast::<c_void>();
+            let device_out = if in_place { device_in } else { unsafe { device_in.cast::<u8>().add(bytes) }.cast() };
+            let copy = |dst: *mut c_void, src: *const c_void, n: usize, kind: fftxMemcpyKind_t| {
+                assert_eq!(unsafe { fftxMemcpy(dst, src, n, kind as fftxMemcpyKind) }, FFTX_SUCCESS, "memcpy");
+            };
+            use fftxMemcpyKind_t::*;
+            copy(device_in, input.ptr(), input.bytes(), FFTX_MEMCPY_HOST_TO_DEVICE);
+            if !in_place {
+                copy(device_out, output.ptr(), output.bytes(), FFTX_MEMCPY_HOST_TO_DEVICE);
+            }
+            let status = run(device_in, device_out);
+            if status == FFTX_SUCCESS {
+                let (target, from) = if in_place { (&mut input, device_in) } else { (&mut output, device_out) };
+                copy(target.ptr(), from, target.bytes(), FFTX_MEMCPY_DEVICE_TO_HOST);
+            }
+            prop_assert_eq!(counted(fftxFree(memory)), FFTX_SUCCESS, "free");
+            status
+        } else if in_place {
+            let i = input.ptr();
+            run(i, i)
+        } else {
+            run(input.ptr(), output.ptr())
+        };
+        if device && p.own_stream {
+            prop_assert_eq!(status, FFTX_INVALID_DEVICE, "device memory of another context than the stream's");
+            return Ok(());
+        }
+        if in_place && shape.advanced.is_some() && status != FFTX_SUCCESS {
+            prop_assert!(EXEC_FAILURES.contains(&status), "in place advanced {:?}: {:?}", shape, status);
+            return Ok(());
+        }
+        prop_assert_eq!(status, FFTX_SUCCESS, "exec {:?} device {} in place {}", shape, device, in_place);
+        let got = if in_place { &input } else { &output };
+        let original = Scalars::new(&values, shape.double);
+        let lengths: Vec<usize> = shape.n.iter().rev().copied().collect();
+        let (mut want, mut have) = (Vec::new(), Vec::new());
+        let last = shape.n[shape.n.len() - 1];
+        let half = last / 2 + 1;
+        for b in 0..shape.batch {
+            match shape.kind {
+                FxType::C2C => {
+                    let x: Vec<Complex64> = (0..total).map(|i| original.complex(input_side.position(b, i))).collect();
+                    let dir = if inverse { Dir::Backward } else { Dir::Forward };
+                    want.extend(reference_fft(&x, &lengths, dir));
+                    have.extend((0..total).map(|i| got.complex(output_side.position(b, i))));
+                }
+                FxType::R2C => {
+                    let x: Vec<Complex64> =
+                        (0..total).map(|i| Complex64::new(original.get(input_side.position(b, i)), 0.0)).collect();
+                    let full = reference_fft(&x, &lengths, Dir::Forward);
+                    for i in 0..total / last * half {
+                        want.push(full[(i / half) * last + i % half]);
+                        have.push(got.complex(output_side.position(b, i)));
+                    }
+                }
+                FxType::C2R => {
+                    have.extend((0..total).map(|i| Complex64::new(got.get(output_side.position(b, i)), 0.0)))
+                }
+            }
+        }
+        want.extend(signals.iter().flatten().map(|&v| Complex64::new(v * total as f64, 0.0)));
+        let error = nrmse(&have, &want);
+        let prec = precision_of(shape.double);
+        prop_assert!(
+            error <= tolerance(prec),
+            "error {:e} for {:?} device {} in place {}",
+            error,
+            shape,
+            device,
+            in_place
+        );
+        checked();
+        Ok(())
+    }
+
+    fn destroy_all(&mut self) {
+        for p in self.live.drain(..) {
+            assert_eq!(fftxDestroy(p.handle), FFTX_SUCCESS, "destroy at the end");
+        }
+    }
+}
+
+pub fn fftx_call_sequences() {
+    let ops = prop::collection::vec(fx_op(), 1..12);
+    let queue = ocl::Queue::new(&ENV.context, ENV.device, None).expect("a queue of the test's own");
+    Budget::from_env(2).run("fftx", ops, |ops| {
+        let mut harness = FxHarness { live: Vec::new(), stale: Vec::new(), queue: queue.clone() };
+        let result = ops.iter().try_for_each(|op| harness.step(op));
+        harness.destroy_all();
+        result
+    });
+}
