@@ -320,3 +320,18 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     """Inverse of rfftn, as numpy.fft.irfftn."""
     return _inverse_real_nd(a, s, axes, norm, out)
+
+
+# hfft and ihfft scale as the opposite direction: each `norm` names the other transform of the pair.
+_SWAPPED_NORM = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """Transform of a Hermitian-symmetric signal given by its first half (a real spectrum), as
+    numpy.fft.hfft."""
+    return irfft(np.conjugate(_prepare(a)), n, axis, _SWAPPED_NORM.get(norm, norm), out)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    """Inverse of hfft, as numpy.fft.ihfft."""
+    return _finish(np.conjugate(rfft(a, n, axis, _SWAPPED_NORM.get(norm, norm))), 1.0, out)

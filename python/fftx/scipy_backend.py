@@ -1,7 +1,7 @@
 """A scipy.fft backend: `with scipy.fft.set_backend(fftx.scipy_backend): scipy.fft.fft(x)`.
 
-It takes the twelve transforms fftx implements; for anything else (DCTs, Hermitian transforms, a `plan`
-argument) it answers NotImplemented and scipy falls back to its own implementation. `workers` and
+It takes the fourteen transforms fftx implements; for anything else (DCTs and DSTs, the 2D and N-D Hermitian
+transforms, a `plan` argument) it answers NotImplemented and scipy falls back to its own implementation. `workers` and
 `overwrite_x` are accepted and have no effect: fftx runs on the OpenCL device and never writes its input.
 """
 
@@ -13,7 +13,10 @@ __ua_domain__ = "numpy.scipy.fft"
 
 _TRANSFORMS = {
     name: getattr(_fft, name)
-    for name in ("fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn")
+    for name in (
+        "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft",
+        "ihfft",
+    )
 }
 
 

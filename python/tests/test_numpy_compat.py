@@ -1,5 +1,5 @@
-"""fftx against numpy.fft: every function, random shapes and dtypes, n/s, axes in any order and negative,
-norms, non-contiguous views, and the dtypes of the results."""
+"""fftx against numpy.fft: every function (the Hermitian pair included), random shapes and dtypes, n/s, axes
+in any order and negative, norms, non-contiguous views, and the dtypes of the results."""
 
 import zlib
 
@@ -92,6 +92,33 @@ def test_inverse_real_transforms_match_numpy_on_any_input(name, dtype):
             got = getattr(fftx, name)(x, norm=norm)
             assert got.dtype == expected_dtype(name, dtype)
             assert_close(got, getattr(np.fft, name)(x.astype(np.complex128), norm=norm), dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_hermitian_transforms_match_numpy(dtype):
+    x = random((3, 7), dtype)
+    single = np.dtype(dtype) in (np.float32, np.complex64)
+    for norm in NORMS:
+        for n in (None, 5, 12):
+            got = fftx.hfft(x, n=n, norm=norm)
+            assert got.dtype == (np.float32 if single else np.float64)
+            assert_close(got, np.fft.hfft(x.astype(np.complex128), n=n, norm=norm), dtype)
+            if np.dtype(dtype).kind == "f":
+                got = fftx.ihfft(x, n=n, axis=0, norm=norm)
+                assert got.dtype == (np.complex64 if single else np.complex128)
+                assert_close(got, np.fft.ihfft(x.astype(np.float64), n=n, axis=0, norm=norm), dtype)
+    real = x.real.astype(np.float64)
+    assert_close(fftx.hfft(fftx.ihfft(real), n=7), real, np.float64)
+    out = np.empty((3, 4), np.complex128)
+    assert fftx.ihfft(real, axis=1, out=out) is out
+    assert_close(out, np.fft.ihfft(real, axis=1), np.float64)
+    with pytest.raises(ValueError):
+        fftx.hfft(x, norm="sideways")
+
+
+def test_numpy_helpers_are_numpy_s():
+    assert fftx.fftfreq is np.fft.fftfreq and fftx.rfftfreq is np.fft.rfftfreq
+    assert fftx.fftshift is np.fft.fftshift and fftx.ifftshift is np.fft.ifftshift
 
 
 def test_lengths_n_and_s_cut_and_pad():

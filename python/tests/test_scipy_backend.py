@@ -20,6 +20,8 @@ def test_scipy_uses_fftx_and_matches():
             "fftn": (scipy_fft.fftn(x, workers=4), np.fft.fftn(x)),
             "rfft": (scipy_fft.rfft(r, axis=0), np.fft.rfft(r, axis=0)),
             "irfftn": (scipy_fft.irfftn(x, s=(6, 18), axes=(0, 1)), np.fft.irfftn(x, s=(6, 18), axes=(0, 1))),
+            "hfft": (scipy_fft.hfft(x, 30, norm="forward"), np.fft.hfft(x, 30, norm="forward")),
+            "ihfft": (scipy_fft.ihfft(r, axis=0), np.fft.ihfft(r, axis=0)),
         }
         # Transforms fftx does not implement fall back to scipy's own.
         dct = scipy_fft.dct(r.astype(np.float64))
