@@ -5,9 +5,9 @@
 use super::{guard, non_null};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
-use crate::plan::{check_lengths, library, registry, Direction, Layout, Plan, Settings};
+use crate::plan::{check_lengths, library, registry, Callback, Direction, Layout, Plan, Settings};
 use crate::runtime::cl::{RawEvent, RawMem};
-use crate::runtime::{Context, Queue};
+use crate::runtime::{Buffer, Context, Queue};
 use ocl::core::ffi::{cl_command_queue, cl_context, cl_event, cl_float, cl_mem, cl_uint, cl_ulong};
 use std::ffi::{c_char, c_int, c_void};
 
@@ -20,6 +20,8 @@ pub type clfftDirection = c_int;
 pub type clfftResultLocation = c_int;
 pub type clfftResultTransposed = c_int;
 pub type clfftCallbackType = c_int;
+pub const PRECALLBACK: clfftCallbackType = 0;
+pub const POSTCALLBACK: clfftCallbackType = 1;
 pub type clfftBakeNotify = Option<unsafe extern "C" fn(clfftPlanHandle, *mut c_void)>;
 
 #[repr(C)]
@@ -587,19 +589,55 @@ pub unsafe extern "C" fn clfftGetTmpBufSize(plHandle: clfftPlanHandle, buffersiz
     })
 }
 
+/// Registers a pre-callback (`callbackType` 0), which computes each input element, or a post-callback (1),
+/// which receives each result, as clFFT defines them; the plan runs it in a pass of its own. The name and
+/// code are copied and the user-data buffer retained. Takes effect at the next bake, which reports a
+/// callback that does not compile.
 #[no_mangle]
-pub extern "C" fn clfftSetPlanCallback(
+pub unsafe extern "C" fn clfftSetPlanCallback(
     plHandle: clfftPlanHandle,
-    _funcName: *const c_char,
-    _funcString: *const c_char,
-    _localMemSize: c_int,
-    _callbackType: clfftCallbackType,
-    _userdata: *mut cl_mem,
-    _numUserdataBuffers: c_int,
+    funcName: *const c_char,
+    funcString: *const c_char,
+    localMemSize: c_int,
+    callbackType: clfftCallbackType,
+    userdata: *mut cl_mem,
+    numUserdataBuffers: c_int,
 ) -> clfftStatus {
     run("clfftSetPlanCallback", || {
-        with_plan(plHandle, |_| Ok(()))?;
-        fail(ErrorKind::NotImplemented, "callbacks are not supported")
+        let text = |p: *const c_char, what: &str| -> Result<String> {
+            if p.is_null() {
+                return fail(ErrorKind::InvalidArgValue, format!("the callback's {what} is null"));
+            }
+            match std::ffi::CStr::from_ptr(p).to_str() {
+                Ok(s) => Ok(s.to_string()),
+                Err(_) => fail(ErrorKind::InvalidArgValue, format!("the callback's {what} is not UTF-8")),
+            }
+        };
+        let (function, code) = (text(funcName, "function name")?, text(funcString, "code")?);
+        if numUserdataBuffers < 0 {
+            return fail(ErrorKind::InvalidArgValue, format!("numUserdataBuffers is {numUserdataBuffers}"));
+        }
+        if numUserdataBuffers > 1 {
+            return fail(ErrorKind::NotImplemented, "a callback takes one user-data buffer, as in clFFT");
+        }
+        let raw = if userdata.is_null() || numUserdataBuffers == 0 { std::ptr::null_mut() } else { *userdata };
+        with_plan(plHandle, |plan| {
+            let userdata = if raw.is_null() {
+                None
+            } else {
+                if Buffer::context_of_raw(raw)? != plan.settings().context.raw() {
+                    return fail(ErrorKind::InvalidContext, "the user-data buffer belongs to another context");
+                }
+                Some(Buffer::retained(raw)?)
+            };
+            let callback = Some(Callback { function, code, local_bytes: localMemSize.max(0) as usize, userdata });
+            match callbackType {
+                PRECALLBACK => plan.settings_mut().pre_callback = callback,
+                POSTCALLBACK => plan.settings_mut().post_callback = callback,
+                _ => return fail(ErrorKind::InvalidArgValue, format!("callbackType {callbackType} is not one")),
+            }
+            Ok(())
+        })
     })
 }
 

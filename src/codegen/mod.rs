@@ -2,6 +2,7 @@
 //! `#define`s, plus the twiddle tables they read.
 
 pub mod bluestein;
+pub mod callback;
 pub mod elementwise;
 pub mod rader;
 pub mod slab_twiddle;

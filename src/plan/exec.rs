@@ -1,12 +1,13 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
-use super::{enqueue_chain, real_arg, Direction, KernelLaunch, Settings};
+use super::{enqueue_chain, real_arg, Callback, Direction, KernelLaunch, Settings};
+use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage};
 use crate::codegen::{KernelSource, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
-use crate::runtime::{cache, device_info, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
+use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
 
 struct Launch {
     run: KernelLaunch,
@@ -28,6 +29,75 @@ pub struct Baked {
     in_place: bool,
     tmp_bytes: usize,
     own_tmp: Option<Buffer>,
+    pre_callback: Option<CallbackPass>,
+    post_callback: Option<CallbackPass>,
+}
+
+/// A callback's pass, and the plan's own copy of its side: the input the transform then reads (pre), or the
+/// output it writes for the callback to receive (post).
+struct CallbackPass {
+    kernel: Kernel,
+    params: Buffer,
+    count: usize,
+    global: [usize; 2],
+    local: [usize; 2],
+    local_bytes: usize,
+    userdata: Option<Buffer>,
+    /// One buffer per plane, `plane_bytes` each.
+    staging: Vec<Buffer>,
+    plane_bytes: usize,
+}
+
+impl CallbackPass {
+    fn staged(&self) -> [RawMem; 2] {
+        [self.staging[0].raw(), self.staging[self.staging.len() - 1].raw()]
+    }
+
+    /// Runs the callback from `src` into `dst` after `wait`.
+    fn enqueue(&self, queue: &Queue, src: [RawMem; 2], dst: [RawMem; 2], wait: &[RawEvent]) -> Result<Event> {
+        let userdata = self.userdata.as_ref().map_or(std::ptr::null_mut(), |b| b.raw());
+        let mut args = vec![
+            Arg::Mem(src[0]),
+            Arg::Mem(src[1]),
+            Arg::Mem(dst[0]),
+            Arg::Mem(dst[1]),
+            Arg::Mem(userdata),
+            Arg::Mem(self.params.raw()),
+            Arg::U64(self.count as u64),
+        ];
+        if self.local_bytes > 0 {
+            args.push(Arg::Local(self.local_bytes));
+        }
+        for (k, arg) in args.into_iter().enumerate() {
+            self.kernel.set_arg(k as u32, arg)?;
+        }
+        self.kernel.enqueue(queue.raw(), self.global, self.local, wait)
+    }
+}
+
+/// The callback pass over one side of `problem`: `stage` Pre runs over the input, Post over the output.
+fn callback_kernel(problem: &Problem, callback: &Callback, stage: CallbackStage) -> CallbackKernel {
+    let (layout, real) = match stage {
+        CallbackStage::Pre => (&problem.input, problem.kind == TransformKind::R2C),
+        CallbackStage::Post => (&problem.output, problem.kind == TransformKind::C2R),
+    };
+    let lengths = if real { problem.lengths.clone() } else { problem.complex_lengths() };
+    let mut dims: Vec<(usize, usize)> = lengths.into_iter().zip(layout.strides.iter().copied()).collect();
+    dims.push((problem.batch, layout.dist));
+    let element = match (real, layout.planar) {
+        (true, _) => CallbackElement::Real,
+        (false, false) => CallbackElement::Interleaved,
+        (false, true) => CallbackElement::Planar,
+    };
+    CallbackKernel {
+        stage,
+        precision: problem.precision,
+        element,
+        function: callback.function.clone(),
+        code: callback.code.clone(),
+        local_mem: callback.local_bytes > 0,
+        dims,
+    }
 }
 
 /// Bytes one plane of a buffer must hold: real data over the real lengths, complex data (interleaved or
@@ -48,7 +118,31 @@ impl Baked {
         }
         let device = device_info(queue.device()?)?;
         check_precision(settings.precision, &device)?;
-        let problem: Problem = settings.problem()?;
+        let mut problem: Problem = settings.problem()?;
+        let user_in_place = problem.in_place;
+        // A callback pass stages its side in a copy of its own, so the transform between runs out of place.
+        let callbacks = [(&settings.pre_callback, CallbackStage::Pre), (&settings.post_callback, CallbackStage::Post)];
+        let callback_kernels: Vec<(&Callback, CallbackKernel)> = callbacks
+            .iter()
+            .filter_map(|(c, stage)| c.as_ref().map(|c| (c, callback_kernel(&problem, c, *stage))))
+            .collect();
+        if let Some((c, _)) =
+            callback_kernels.iter().find(|(c, _)| c.local_bytes as u64 > device.local_mem_bytes as u64)
+        {
+            return fail(
+                ErrorKind::InvalidArgValue,
+                format!(
+                    "the callback asks for {} bytes of local memory; {} has {}",
+                    c.local_bytes, device.name, device.local_mem_bytes
+                ),
+            );
+        }
+        if !callback_kernels.is_empty() {
+            problem.in_place = false;
+            if problem.no_scratch {
+                crate::log!(Topic::Info, "a plan with callbacks allocates a copy of each side a callback runs on");
+            }
+        }
         let in_bytes = plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C);
         let out_bytes = plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R);
         check_allocatable(&device, in_bytes.max(out_bytes), "its data")?;
@@ -64,7 +158,34 @@ impl Baked {
         );
         let context = settings.context.clone();
         let sources: Vec<_> = exec.steps.iter().map(|s| s.kernel.source()).collect();
-        let programs = build_all(&context, &device, &sources)?;
+        let callback_sources: Vec<_> = callback_kernels.iter().map(|(_, k)| k.source()).collect();
+        let mut programs = build_all(&context, &device, &[sources.clone(), callback_sources.clone()].concat())?;
+        let callback_programs = programs.split_off(sources.len());
+        let mut passes = Vec::new();
+        for (((callback, kernel), source), program) in
+            callback_kernels.iter().zip(&callback_sources).zip(callback_programs)
+        {
+            let (bytes, planar) = match kernel.stage {
+                CallbackStage::Pre => (in_bytes, problem.input.planar),
+                CallbackStage::Post => (out_bytes, problem.output.planar),
+            };
+            let (global, local) = kernel.work_size();
+            let staging =
+                (0..if planar { 2 } else { 1 }).map(|_| Buffer::create(&context, bytes)).collect::<Result<_>>()?;
+            passes.push(CallbackPass {
+                kernel: Kernel::create(&program, source.entry)?,
+                params: Buffer::with_data(&context, &kernel.params())?,
+                count: kernel.count(),
+                global,
+                local,
+                local_bytes: callback.local_bytes,
+                userdata: callback.userdata.clone(),
+                staging,
+                plane_bytes: bytes,
+            });
+        }
+        let post_callback = if settings.post_callback.is_some() { passes.pop() } else { None };
+        let pre_callback = passes.pop();
         let mut launches = Vec::with_capacity(exec.steps.len());
         for ((step, source), program) in exec.steps.iter().zip(&sources).zip(&programs) {
             let (global, local) = step.kernel.work_size();
@@ -96,11 +217,13 @@ impl Baked {
             out_bytes,
             in_planar: problem.input.planar,
             out_planar: problem.output.planar,
-            in_place: problem.in_place,
+            in_place: user_in_place,
             tmp_bytes: exec.tmp_elements() * precision.complex_bytes(),
             exec,
             launches,
             own_tmp: None,
+            pre_callback,
+            post_callback,
         };
         crate::log!(Topic::Info, "baked in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
         Ok(baked)
@@ -154,6 +277,20 @@ impl Baked {
         let callers_tmp = tmp.filter(|m| !m.is_null() && self.tmp_bytes > 0);
         let (tmp, tmp_size) = self.scratch(tmp)?;
         self.check_disjoint(inputs, outputs, callers_tmp)?;
+        // With callbacks the transform reads and writes their staged copies of its sides.
+        let pre_event = match &self.pre_callback {
+            Some(pre) => Some(pre.enqueue(queue, inputs, pre.staged(), wait)?),
+            None => None,
+        };
+        let wait: Vec<RawEvent> = pre_event.as_ref().map_or_else(|| wait.to_vec(), |e| vec![e.raw()]);
+        let (inputs, in_size) = match &self.pre_callback {
+            Some(pre) => (pre.staged(), pre.plane_bytes),
+            None => (inputs, in_size),
+        };
+        let (user_outputs, (outputs, out_size)) = match &self.post_callback {
+            Some(post) => (Some(outputs), (post.staged(), post.plane_bytes)),
+            None => (None, (outputs, out_size)),
+        };
         let tmp = tmp.unwrap_or(std::ptr::null_mut());
         let size = |b: BufRef| match b {
             BufRef::Input => in_size,
@@ -199,8 +336,12 @@ impl Baked {
             ];
             run.bind(buffers(run.src), buffers(run.dst), reals)
         });
-        enqueue_chain(queue, wait, steps)?
-            .ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))
+        let done = enqueue_chain(queue, &wait, steps)?
+            .ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))?;
+        match (&self.post_callback, user_outputs) {
+            (Some(post), Some(user_outputs)) => post.enqueue(queue, outputs, user_outputs, &[done.raw()]),
+            _ => Ok(done),
+        }
     }
 
     /// The one or two planes of a user buffer set, checked against the bytes the plan reaches, and the

@@ -70,6 +70,21 @@ pub struct Settings {
     /// The no-allocation mode for this plan (`fftxSetPlanNoMemAlloc`); `None` follows the library's
     /// (`CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`) when the plan is baked.
     pub no_mem_alloc: Option<bool>,
+    /// clFFT's callbacks (`clfftSetPlanCallback`): one computing each input element, one receiving each result.
+    pub pre_callback: Option<Callback>,
+    pub post_callback: Option<Callback>,
+}
+
+/// A user's OpenCL C function that a plan calls for each element of one side (see `codegen::callback`).
+#[derive(Debug, Clone)]
+pub struct Callback {
+    pub function: String,
+    /// The function's code, with any declarations it needs.
+    pub code: String,
+    /// Bytes of `__local` memory passed as its last argument; 0 passes none.
+    pub local_bytes: usize,
+    /// Its user-data buffer, retained while the plan holds it.
+    pub userdata: Option<Buffer>,
 }
 
 /// Checks lengths as a plan takes them: none zero, and a product that fits the address space in bytes.
@@ -130,6 +145,8 @@ impl Settings {
             backward_scale: 1.0 / total as f64,
             transposed: false,
             no_mem_alloc: None,
+            pre_callback: None,
+            post_callback: None,
         }
     }
 

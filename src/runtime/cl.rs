@@ -432,6 +432,8 @@ pub enum Arg {
     F64(f64),
     U32(u32),
     U64(u64),
+    /// A `__local` buffer of this many bytes, which the device allocates per work-group.
+    Local(usize),
 }
 
 impl Kernel {
@@ -454,6 +456,7 @@ impl Kernel {
                 Arg::F64(v) => set(self.0, index, &v),
                 Arg::U32(v) => set(self.0, index, &v),
                 Arg::U64(v) => set(self.0, index, &v),
+                Arg::Local(bytes) => cl::clSetKernelArg(self.0, index, bytes, ptr::null()),
             }
         };
         check(code, "clSetKernelArg")

@@ -1,0 +1,110 @@
+//! A user's clFFT callback (`clfftSetPlanCallback`) as a pass of its own over one side of the transform
+//! (`kernels/callback.cl`): the pre-callback computes the input the transform reads, the post-callback receives
+//! the output it wrote. One pass each way keeps the callbacks out of the FFT kernels, whose loads and stores
+//! take many shapes, at the cost of one more read and write of that side.
+
+use super::{Defines, KernelSource, Precision, COMMON_CL};
+
+const CALLBACK_CL: &str = include_str!("../../kernels/callback.cl");
+
+/// Work-items per work-group of a callback pass.
+const GROUP: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallbackStage {
+    Pre,
+    Post,
+}
+
+/// How the user's data is stored on the callback's side, which fixes its prototype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallbackElement {
+    Real,
+    Interleaved,
+    Planar,
+}
+
+#[derive(Debug, Clone)]
+pub struct CallbackKernel {
+    pub stage: CallbackStage,
+    pub precision: Precision,
+    pub element: CallbackElement,
+    /// The user's function name and code.
+    pub function: String,
+    pub code: String,
+    pub local_mem: bool,
+    /// (count, stride) of each dimension of the side, fastest first, the batch last.
+    pub dims: Vec<(usize, usize)>,
+}
+
+impl CallbackKernel {
+    pub fn source(&self) -> KernelSource {
+        let mut d = Defines::default();
+        if self.precision == Precision::Double {
+            d.set("FFTX_DOUBLE", 1);
+        }
+        let element = match self.element {
+            CallbackElement::Real => 0,
+            CallbackElement::Interleaved => 1,
+            CallbackElement::Planar => 2,
+        };
+        // Offsets are the uint clFFT's prototypes take while they fit.
+        let wide = self.reach() > u32::MAX as usize;
+        d.set("VW", 1)
+            .set("IDX", if wide { "ulong" } else { "uint" })
+            .flag("PRE", self.stage == CallbackStage::Pre)
+            .set("ELEMENT", element)
+            .flag("LOCAL_MEM", self.local_mem)
+            .set("NDIM", self.dims.len())
+            .set("CALLBACK", &self.function);
+        KernelSource {
+            entry: "fftx_callback",
+            source: d.program(&[COMMON_CL, &self.code, CALLBACK_CL]),
+            options: String::new(),
+        }
+    }
+
+    /// (count, stride) pairs for `params`.
+    pub fn params(&self) -> Vec<u64> {
+        self.dims.iter().flat_map(|&(count, stride)| [count as u64, stride as u64]).collect()
+    }
+
+    /// Elements of the side: one work-item each.
+    pub fn count(&self) -> usize {
+        self.dims.iter().map(|d| d.0).product()
+    }
+
+    pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
+        ([self.count().div_ceil(GROUP).max(1) * GROUP, 1], [GROUP, 1])
+    }
+
+    /// One past the furthest element the pass touches.
+    pub fn reach(&self) -> usize {
+        self.dims.iter().map(|&(count, stride)| (count - 1) * stride).sum::<usize>() + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_user_code_precedes_the_pass_that_calls_it() {
+        let kernel = CallbackKernel {
+            stage: CallbackStage::Post,
+            precision: Precision::Double,
+            element: CallbackElement::Planar,
+            function: "scaled".into(),
+            code: "void scaled(__global void *re, __global void *im, uint k, __global void *u, double a, double b) {}"
+                .into(),
+            local_mem: false,
+            dims: vec![(5, 1), (3, 8), (2, 40)],
+        };
+        let source = kernel.source().source;
+        assert!(source.find("void scaled(").unwrap() < source.find("__kernel void fftx_callback").unwrap());
+        assert!(source.contains("#define CALLBACK scaled") && source.contains("#define PRE 0"));
+        assert_eq!(kernel.params(), [5, 1, 3, 8, 2, 40]);
+        assert_eq!((kernel.count(), kernel.reach()), (30, 4 + 16 + 40 + 1));
+        assert_eq!(kernel.work_size(), ([64, 1], [64, 1]));
+    }
+}

@@ -1,0 +1,398 @@
+//! clFFT's callbacks (`clfftSetPlanCallback`): a pre-callback computes each input element from the user's
+//! input and user data, a post-callback receives each result and stores what it likes. Every case checks the
+//! result against the double-precision reference of the transform the callbacks define, for each element
+//! kind (real, interleaved, planar), both precisions, in and out of place, with local memory, and the
+//! argument checks, the compile error at bake and the user-data buffer's lifetime.
+
+mod common;
+
+use common::*;
+use fftx::api::clfft::*;
+use num_complex::Complex64;
+use ocl::flags;
+use std::ffi::CString;
+use std::ptr;
+
+// clFFT.h's values.
+const CLFFT_FORWARD: clfftDirection = -1;
+const CLFFT_BACKWARD: clfftDirection = 1;
+const CLFFT_COMPLEX_PLANAR: clfftLayout = 2;
+const CLFFT_HERMITIAN_INTERLEAVED: clfftLayout = 3;
+const CLFFT_REAL: clfftLayout = 5;
+
+/// Device buffers of reals, one per plane, in the plan's precision.
+enum Planes {
+    F32(Vec<ocl::Buffer<f32>>),
+    F64(Vec<ocl::Buffer<f64>>),
+}
+
+impl Planes {
+    fn upload(planes: &[Vec<f64>], precision: Prec) -> Planes {
+        fn make<T: ocl::OclPrm>(data: Vec<T>) -> ocl::Buffer<T> {
+            ocl::Buffer::builder()
+                .queue(ENV.queue.clone())
+                .flags(flags::MEM_READ_WRITE)
+                .len(data.len())
+                .copy_host_slice(&data)
+                .build()
+                .expect("buffer")
+        }
+        match precision {
+            Prec::Single => Planes::F32(planes.iter().map(|p| make(p.iter().map(|&v| v as f32).collect())).collect()),
+            Prec::Double => Planes::F64(planes.iter().map(|p| make(p.clone())).collect()),
+        }
+    }
+
+    fn mems(&self) -> [ocl::ffi::cl_mem; 2] {
+        let ptrs: Vec<_> = match self {
+            Planes::F32(b) => b.iter().map(|b| b.as_core().as_ptr()).collect(),
+            Planes::F64(b) => b.iter().map(|b| b.as_core().as_ptr()).collect(),
+        };
+        [ptrs[0], *ptrs.get(1).unwrap_or(&ptrs[0])]
+    }
+
+    fn download(&self) -> Vec<Vec<f64>> {
+        fn read<T: ocl::OclPrm + Into<f64>>(b: &ocl::Buffer<T>) -> Vec<f64> {
+            let mut v = vec![T::default(); b.len()];
+            b.read(&mut v).enq().expect("read");
+            v.into_iter().map(Into::into).collect()
+        }
+        match self {
+            Planes::F32(b) => b.iter().map(read).collect(),
+            Planes::F64(b) => b.iter().map(read).collect(),
+        }
+    }
+}
+
+fn interleave(values: &[Complex64]) -> Vec<f64> {
+    values.iter().flat_map(|c| [c.re, c.im]).collect()
+}
+
+fn complex_at(planes: &[Vec<f64>], at: usize) -> Complex64 {
+    match planes {
+        [one] => Complex64::new(one[2 * at], one[2 * at + 1]),
+        [re, im] => Complex64::new(re[at], im[at]),
+        _ => unreachable!("one or two planes"),
+    }
+}
+
+/// Positive weights, one per offset: what the callbacks multiply by.
+fn weights(n: usize, seed: u64) -> Vec<f64> {
+    random_complex(n, seed).iter().map(|c| 1.5 + c.re).collect()
+}
+
+fn create(lengths: &[usize], precision: Prec) -> clfftPlanHandle {
+    let mut plan = 0;
+    let status =
+        unsafe { clfftCreateDefaultPlan(&mut plan, context_ptr(), lengths.len() as clfftDim, lengths.as_ptr()) };
+    check(status, "create");
+    check(clfftSetPlanPrecision(plan, if precision == Prec::Double { 2 } else { 1 }), "precision");
+    plan
+}
+
+fn set_callback(plan: clfftPlanHandle, name: &str, code: &str, local: i32, kind: i32, data: Option<&Planes>) -> i32 {
+    let (name, code) = (CString::new(name).unwrap(), CString::new(code).unwrap());
+    let mut mem = data.map_or(ptr::null_mut(), |d| d.mems()[0]);
+    unsafe { clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), local, kind, &mut mem, data.is_some() as i32) }
+}
+
+fn bake(plan: clfftPlanHandle) -> i32 {
+    let mut queue = queue_ptr();
+    unsafe { clfftBakePlan(plan, 1, &mut queue, None, ptr::null_mut()) }
+}
+
+fn run(plan: clfftPlanHandle, dir: clfftDirection, input: &Planes, output: Option<&Planes>) {
+    let mut queue = queue_ptr();
+    let mut ins = input.mems();
+    let mut outs = output.map_or([ptr::null_mut(); 2], |o| o.mems());
+    let mut event = ptr::null_mut();
+    let status = unsafe {
+        clfftEnqueueTransform(
+            plan,
+            dir,
+            1,
+            &mut queue,
+            0,
+            ptr::null(),
+            &mut event,
+            ins.as_mut_ptr(),
+            outs.as_mut_ptr(),
+            ptr::null_mut(),
+        )
+    };
+    check(status, "enqueue");
+    unsafe { ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait") };
+}
+
+fn destroy(mut plan: clfftPlanHandle) {
+    check(unsafe { clfftDestroyPlan(&mut plan) }, "destroy");
+}
+
+/// A single-precision callback's code for `double` plans: the types and the names of the vector parts.
+fn typed(code: &str, precision: Prec) -> String {
+    match precision {
+        Prec::Single => code.to_string(),
+        Prec::Double => code.replace("float", "double"),
+    }
+}
+
+const PRE_SCALED: &str = "float2 pre_scaled(__global void *input, uint offset, __global void *userdata) {
+    return ((__global float2 *)input)[offset] * ((__global float *)userdata)[offset];
+}";
+const POST_SCALED: &str =
+    "void post_scaled(__global void *output, uint offset, __global void *userdata, float2 value) {
+    ((__global float2 *)output)[offset] = value * ((__global float *)userdata)[offset];
+}";
+
+#[test]
+fn complex_interleaved_pre_and_post_callbacks_scale_each_element_by_its_user_data() {
+    for precision in [Prec::Single, Prec::Double] {
+        let (n, batch) = (24, 2);
+        let x = random_complex(n * batch, 1);
+        let (pre_w, post_w) = (weights(n * batch, 2), weights(n * batch, 3));
+        let plan = create(&[n], precision);
+        check(clfftSetResultLocation(plan, 2), "out of place");
+        check(clfftSetPlanBatchSize(plan, batch), "batch");
+        let (pre_data, post_data) = (
+            Planes::upload(std::slice::from_ref(&pre_w), precision),
+            Planes::upload(std::slice::from_ref(&post_w), precision),
+        );
+        check(set_callback(plan, "pre_scaled", &typed(PRE_SCALED, precision), 0, PRECALLBACK, Some(&pre_data)), "pre");
+        check(
+            set_callback(plan, "post_scaled", &typed(POST_SCALED, precision), 0, POSTCALLBACK, Some(&post_data)),
+            "post",
+        );
+        let input = Planes::upload(&[interleave(&x)], precision);
+        let output = Planes::upload(&[vec![0.0; 2 * n * batch]], precision);
+        run(plan, CLFFT_FORWARD, &input, Some(&output));
+        let got = output.download();
+        let mut want = Vec::new();
+        for b in 0..batch {
+            let scaled: Vec<Complex64> = (0..n).map(|k| x[b * n + k] * pre_w[b * n + k]).collect();
+            want.extend(reference_fft(&scaled, &[n], Dir::Forward));
+        }
+        let want: Vec<Complex64> = want.iter().zip(&post_w).map(|(v, w)| v * w).collect();
+        let got: Vec<Complex64> = (0..n * batch).map(|k| complex_at(&got, k)).collect();
+        let error = nrmse(&got, &want);
+        assert!(error <= tolerance(precision), "{precision:?}: rmse {error:.3e}");
+        // The user's input is read, never written.
+        assert_eq!(input.download()[0].len(), 2 * n * batch);
+        let kept: Vec<Complex64> = (0..n * batch).map(|k| complex_at(&input.download(), k)).collect();
+        assert!(nrmse(&kept, &x) <= tolerance(precision));
+        destroy(plan);
+    }
+}
+
+#[test]
+fn planar_callbacks_in_place_with_local_memory_and_no_user_data() {
+    // 2D 8 x 6 in double precision, in place on planar data; the pre-callback passes its weight through
+    // local memory, the post-callback conjugates and needs no user data.
+    let precision = Prec::Double;
+    let (lengths, total) = ([8usize, 6], 48);
+    let x = random_complex(total, 4);
+    let pre_w = weights(total, 5);
+    let plan = create(&lengths, precision);
+    check(clfftSetLayout(plan, CLFFT_COMPLEX_PLANAR, CLFFT_COMPLEX_PLANAR), "layout");
+    let pre = "double2 pre_local(__global void *re, __global void *im, uint offset, __global void *userdata,
+                                 __local void *localmem) {
+        __local double *slot = (__local double *)localmem + get_local_id(0);
+        *slot = ((__global double *)userdata)[offset];
+        return (double2)(((__global double *)re)[offset], ((__global double *)im)[offset]) * *slot;
+    }";
+    let post = "void post_conjugate(__global void *re, __global void *im, uint offset, __global void *userdata,
+                                    double value_re, double value_im) {
+        ((__global double *)re)[offset] = value_re;
+        ((__global double *)im)[offset] = -value_im;
+    }";
+    let pre_data = Planes::upload(std::slice::from_ref(&pre_w), precision);
+    check(set_callback(plan, "pre_local", pre, 64 * 8, PRECALLBACK, Some(&pre_data)), "pre");
+    check(set_callback(plan, "post_conjugate", post, 0, POSTCALLBACK, None), "post");
+    let data = Planes::upload(&[x.iter().map(|c| c.re).collect(), x.iter().map(|c| c.im).collect()], precision);
+    run(plan, CLFFT_BACKWARD, &data, None);
+    let scaled: Vec<Complex64> = x.iter().zip(&pre_w).map(|(v, w)| v * w).collect();
+    let want: Vec<Complex64> =
+        reference_fft(&scaled, &lengths, Dir::Backward).iter().map(|v| (v / total as f64).conj()).collect();
+    let got = data.download();
+    let got: Vec<Complex64> = (0..total).map(|k| complex_at(&got, k)).collect();
+    let error = nrmse(&got, &want);
+    assert!(error <= tolerance(precision), "rmse {error:.3e}");
+    destroy(plan);
+}
+
+#[test]
+fn real_to_complex_callbacks_take_real_input_and_give_complex_results() {
+    for (n, precision) in [(16, Prec::Single), (15, Prec::Single), (16, Prec::Double)] {
+        let batch = 3;
+        let half = n / 2 + 1;
+        let x: Vec<f64> = random_complex(n * batch, 6).iter().map(|c| c.re).collect();
+        let (pre_w, post_w) = (weights(n * batch, 7), weights(half * batch, 8));
+        let plan = create(&[n], precision);
+        check(clfftSetLayout(plan, CLFFT_REAL, CLFFT_HERMITIAN_INTERLEAVED), "layout");
+        check(clfftSetResultLocation(plan, 2), "out of place");
+        check(clfftSetPlanBatchSize(plan, batch), "batch");
+        check(clfftSetPlanDistance(plan, n, half), "distances");
+        let pre = "float pre_real(__global void *input, uint offset, __global void *userdata) {
+            return ((__global float *)input)[offset] * ((__global float *)userdata)[offset];
+        }";
+        let (pre_data, post_data) = (
+            Planes::upload(std::slice::from_ref(&pre_w), precision),
+            Planes::upload(std::slice::from_ref(&post_w), precision),
+        );
+        check(set_callback(plan, "pre_real", &typed(pre, precision), 0, PRECALLBACK, Some(&pre_data)), "pre");
+        check(
+            set_callback(plan, "post_scaled", &typed(POST_SCALED, precision), 0, POSTCALLBACK, Some(&post_data)),
+            "post",
+        );
+        let input = Planes::upload(std::slice::from_ref(&x), precision);
+        let output = Planes::upload(&[vec![0.0; 2 * half * batch]], precision);
+        run(plan, CLFFT_FORWARD, &input, Some(&output));
+        let mut want = Vec::new();
+        for b in 0..batch {
+            let scaled: Vec<Complex64> = (0..n).map(|k| Complex64::new(x[b * n + k] * pre_w[b * n + k], 0.0)).collect();
+            want.extend_from_slice(&reference_fft(&scaled, &[n], Dir::Forward)[..half]);
+        }
+        let want: Vec<Complex64> = want.iter().zip(&post_w).map(|(v, w)| v * w).collect();
+        let got = output.download();
+        let got: Vec<Complex64> = (0..half * batch).map(|k| complex_at(&got, k)).collect();
+        let error = nrmse(&got, &want);
+        assert!(error <= tolerance(precision), "{n} {precision:?}: rmse {error:.3e}");
+        destroy(plan);
+    }
+}
+
+#[test]
+fn complex_to_real_callbacks_in_place_on_padded_rows() {
+    let (n, batch, precision) = (16, 2, Prec::Double);
+    let half = n / 2 + 1;
+    // The half spectra of real signals, in rows of `half` complex values (2 half reals each).
+    let signals: Vec<Complex64> = random_complex(n * batch, 9).iter().map(|c| Complex64::new(c.re, 0.0)).collect();
+    let spectra: Vec<Complex64> = (0..batch)
+        .flat_map(|b| reference_fft(&signals[b * n..(b + 1) * n], &[n], Dir::Forward)[..half].to_vec())
+        .collect();
+    let (pre_w, post_w) = (weights(half * batch, 10), weights(2 * half * batch, 11));
+    let plan = create(&[n], precision);
+    check(clfftSetLayout(plan, CLFFT_HERMITIAN_INTERLEAVED, CLFFT_REAL), "layout");
+    check(clfftSetPlanBatchSize(plan, batch), "batch");
+    let mut in_strides = [1usize];
+    let mut out_strides = [1usize];
+    unsafe {
+        check(clfftSetPlanInStride(plan, 1, in_strides.as_mut_ptr()), "in strides");
+        check(clfftSetPlanOutStride(plan, 1, out_strides.as_mut_ptr()), "out strides");
+    }
+    check(clfftSetPlanDistance(plan, half, 2 * half), "distances");
+    let post = "void post_real(__global void *output, uint offset, __global void *userdata, double value) {
+        ((__global double *)output)[offset] = value * ((__global double *)userdata)[offset];
+    }";
+    let (pre_data, post_data) = (
+        Planes::upload(std::slice::from_ref(&pre_w), precision),
+        Planes::upload(std::slice::from_ref(&post_w), precision),
+    );
+    check(set_callback(plan, "pre_scaled", &typed(PRE_SCALED, precision), 0, PRECALLBACK, Some(&pre_data)), "pre");
+    check(set_callback(plan, "post_real", post, 0, POSTCALLBACK, Some(&post_data)), "post");
+    let data = Planes::upload(&[interleave(&spectra)], precision);
+    run(plan, CLFFT_BACKWARD, &data, None);
+    let got = &data.download()[0];
+    for b in 0..batch {
+        // The weights are real, so the scaled half spectrum is still that of a real signal.
+        let mut full = vec![Complex64::default(); n];
+        for k in 0..half {
+            full[k] = spectra[b * half + k] * pre_w[b * half + k];
+            full[(n - k) % n] = full[k].conj();
+        }
+        let want: Vec<Complex64> = reference_fft(&full, &[n], Dir::Backward)
+            .iter()
+            .enumerate()
+            .map(|(i, v)| Complex64::new(v.re / n as f64 * post_w[b * 2 * half + i], 0.0))
+            .collect();
+        let row: Vec<Complex64> = (0..n).map(|i| Complex64::new(got[b * 2 * half + i], 0.0)).collect();
+        let error = nrmse(&row, &want);
+        assert!(error <= tolerance(precision), "transform {b}: rmse {error:.3e}");
+    }
+    destroy(plan);
+}
+
+#[test]
+fn callback_arguments_are_checked_and_a_callback_that_does_not_compile_fails_the_bake() {
+    let plan = create(&[8], Prec::Single);
+    let data = Planes::upload(&[vec![1.0; 16]], Prec::Single);
+    let name = CString::new("f").unwrap();
+    let code = CString::new("float2 f(__global void *in, uint k, __global void *u) { return 0; }").unwrap();
+    unsafe {
+        let mut mems = data.mems();
+        assert_eq!(
+            clfftSetPlanCallback(plan, ptr::null(), code.as_ptr(), 0, PRECALLBACK, ptr::null_mut(), 0),
+            CLFFT_INVALID_ARG_VALUE
+        );
+        assert_eq!(
+            clfftSetPlanCallback(plan, name.as_ptr(), ptr::null(), 0, PRECALLBACK, ptr::null_mut(), 0),
+            CLFFT_INVALID_ARG_VALUE
+        );
+        assert_eq!(
+            clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), 0, 2, ptr::null_mut(), 0),
+            CLFFT_INVALID_ARG_VALUE
+        );
+        assert_eq!(
+            clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, mems.as_mut_ptr(), -1),
+            CLFFT_INVALID_ARG_VALUE
+        );
+        assert_eq!(
+            clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, mems.as_mut_ptr(), 2),
+            CLFFT_NOTIMPLEMENTED
+        );
+        assert_eq!(
+            clfftSetPlanCallback(0xdead, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, ptr::null_mut(), 0),
+            CLFFT_INVALID_PLAN
+        );
+        let elsewhere = ocl::Context::builder().devices(ENV.device).build().expect("a second context");
+        let foreign = ocl::Buffer::<f32>::builder().context(&elsewhere).len(16).build().expect("buffer");
+        let mut foreign_mem = foreign.as_core().as_ptr();
+        assert_eq!(clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, &mut foreign_mem, 1), -34);
+    }
+    // A typo in the user's code reaches the caller at bake as clBuildProgram's status.
+    check(
+        set_callback(
+            plan,
+            "broken",
+            "float2 broken(__global void *in, uint k, __global void *u) { return }",
+            0,
+            PRECALLBACK,
+            None,
+        ),
+        "set",
+    );
+    assert_eq!(bake(plan), -11, "CL_BUILD_PROGRAM_FAILURE");
+    // More local memory than the device has fails the bake too.
+    check(set_callback(plan, "f", code.to_str().unwrap(), i32::MAX, PRECALLBACK, None), "set");
+    assert_eq!(bake(plan), CLFFT_INVALID_ARG_VALUE);
+    // Registering again replaces the callback.
+    check(set_callback(plan, "f", code.to_str().unwrap(), 0, PRECALLBACK, None), "set");
+    check(bake(plan), "bake");
+    destroy(plan);
+}
+
+#[test]
+fn the_plan_keeps_its_user_data_and_copies_share_the_callbacks() {
+    let (n, precision) = (32, Prec::Single);
+    let x = random_complex(n, 12);
+    let w = weights(n, 13);
+    let plan = create(&[n], precision);
+    check(clfftSetResultLocation(plan, 2), "out of place");
+    {
+        // The caller releases its user-data buffer right away; the plan holds its own reference.
+        let pre_data = Planes::upload(std::slice::from_ref(&w), precision);
+        check(set_callback(plan, "pre_scaled", PRE_SCALED, 0, PRECALLBACK, Some(&pre_data)), "pre");
+    }
+    let mut copy = 0;
+    check(unsafe { clfftCopyPlan(&mut copy, context_ptr(), plan) }, "copy");
+    destroy(plan);
+    let input = Planes::upload(&[interleave(&x)], precision);
+    let output = Planes::upload(&[vec![0.0; 2 * n]], precision);
+    run(copy, CLFFT_FORWARD, &input, Some(&output));
+    let scaled: Vec<Complex64> = x.iter().zip(&w).map(|(v, w)| v * w).collect();
+    let want = reference_fft(&scaled, &[n], Dir::Forward);
+    let got = output.download();
+    let got: Vec<Complex64> = (0..n).map(|k| complex_at(&got, k)).collect();
+    let error = nrmse(&got, &want);
+    assert!(error <= tolerance(precision), "rmse {error:.3e}");
+    destroy(copy);
+}
