@@ -21,7 +21,7 @@ use ocl::flags;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use std::cell::Cell;
-use std::ffi::c_void;
+use std::ffi::{c_void, CString};
 use std::ptr;
 use std::time::{Duration, Instant};
 
@@ -208,6 +208,14 @@ enum ClOp {
         backward: bool,
         short: bool,
     },
+    /// A copy of the plan with clFFT callbacks for its current settings (the pre-callback doubles each
+    /// input, the post-callback triples each result), enqueued, checked and destroyed.
+    WithCallbacks {
+        plan: usize,
+        pre: bool,
+        post: bool,
+        backward: bool,
+    },
     Copy {
         plan: usize,
     },
@@ -251,6 +259,8 @@ fn cl_op() -> impl Strategy<Value = ClOp> {
         2 => plan.clone().prop_map(|plan| ClOp::Bake { plan }),
         6 => (plan.clone(), any::<bool>(), prop::bool::weighted(0.15))
             .prop_map(|(plan, backward, short)| ClOp::Enqueue { plan, backward, short }),
+        1 => (plan.clone(), any::<bool>(), any::<bool>(), any::<bool>())
+            .prop_map(|(plan, pre, post, backward)| ClOp::WithCallbacks { plan, pre, post, backward }),
         1 => plan.clone().prop_map(|plan| ClOp::Copy { plan }),
         1 => plan.clone().prop_map(|plan| ClOp::Destroy { plan }),
         1 => (0usize..8).prop_map(|which| ClOp::Stale { which }),
@@ -265,6 +275,8 @@ struct ClPlan {
     handle: clfftPlanHandle,
     forward_scale: f64,
     backward_scale: f64,
+    /// What its callbacks multiply the result by.
+    gain: f64,
 }
 
 /// Every setting of a plan, read back through the accessors.
@@ -533,6 +545,38 @@ impl Device {
 const BAKE_FAILURES: &[clfftStatus] =
     &[CLFFT_INVALID_PLAN, CLFFT_INVALID_ARG_VALUE, CLFFT_NOTIMPLEMENTED, CLFFT_TRANSPOSED_NOTIMPLEMENTED];
 
+/// A callback for the side `stage` runs on, with clFFT's prototype for the plan's settings: the pre-callback
+/// doubles each input element, the post-callback triples each result.
+fn callback_code(s: &Settings, stage: clfftCallbackType) -> (&'static str, String) {
+    let (planar, real) =
+        if stage == PRECALLBACK { (s.in_planar, s.kind == Kind::R2C) } else { (s.out_planar, s.kind == Kind::C2R) };
+    let code = match (stage == PRECALLBACK, real, planar) {
+        (true, true, _) => "T cb(__global void *in, uint k, __global void *u) { return ((__global T *)in)[k] * (T)2; }",
+        (true, false, false) => {
+            "T2 cb(__global void *in, uint k, __global void *u) { return ((__global T2 *)in)[k] * (T)2; }"
+        }
+        (true, false, true) => {
+            "T2 cb(__global void *re, __global void *im, uint k, __global void *u) {
+                return (T2)(((__global T *)re)[k], ((__global T *)im)[k]) * (T)2;
+            }"
+        }
+        (false, true, _) => {
+            "void cb(__global void *out, uint k, __global void *u, T v) { ((__global T *)out)[k] = v * (T)3; }"
+        }
+        (false, false, false) => {
+            "void cb(__global void *out, uint k, __global void *u, T2 v) { ((__global T2 *)out)[k] = v * (T)3; }"
+        }
+        (false, false, true) => {
+            "void cb(__global void *re, __global void *im, uint k, __global void *u, T a, T b) {
+                ((__global T *)re)[k] = a * (T)3;
+                ((__global T *)im)[k] = b * (T)3;
+            }"
+        }
+    };
+    let real_type = if s.double { "double" } else { "float" };
+    ("cb", code.replace("T2", &format!("{real_type}2")).replace('T', real_type))
+}
+
 struct ClHarness {
     live: Vec<ClPlan>,
     stale: Vec<clfftPlanHandle>,
@@ -558,7 +602,7 @@ impl ClHarness {
                 });
                 Self::expect_ok(status, "create")?;
                 let total: usize = lengths.iter().product();
-                self.live.push(ClPlan { handle, forward_scale: 1.0, backward_scale: 1.0 / total as f64 });
+                self.live.push(ClPlan { handle, forward_scale: 1.0, backward_scale: 1.0 / total as f64, gain: 1.0 });
             }
             ClOp::Precision { plan, double } => {
                 let Some(p) = plan_of(plan) else { return Ok(()) };
@@ -682,6 +726,28 @@ impl ClHarness {
             ClOp::Enqueue { plan, backward, short } => {
                 let Some(p) = plan_of(plan) else { return Ok(()) };
                 self.enqueue(p, *backward, *short)?;
+            }
+            ClOp::WithCallbacks { plan, pre, post, backward } => {
+                let Some(p) = plan_of(plan) else { return Ok(()) };
+                let mut handle = 0;
+                Self::expect_ok(counted(unsafe { clfftCopyPlan(&mut handle, context_ptr(), p.handle) }), "copy")?;
+                let s = settings(handle);
+                let mut gain = 1.0;
+                for (on, stage) in [(*pre, PRECALLBACK), (*post, POSTCALLBACK)] {
+                    if on {
+                        let (name, code) = callback_code(&s, stage);
+                        let (name, code) = (CString::new(name).unwrap(), CString::new(code).unwrap());
+                        let status = counted(unsafe {
+                            clfftSetPlanCallback(handle, name.as_ptr(), code.as_ptr(), 0, stage, ptr::null_mut(), 0)
+                        });
+                        Self::expect_ok(status, "set callback")?;
+                        gain *= if stage == PRECALLBACK { 2.0 } else { 3.0 };
+                    }
+                }
+                let result = self.enqueue(ClPlan { handle, gain, ..p }, *backward, false);
+                let mut copy = handle;
+                Self::expect_ok(counted(unsafe { clfftDestroyPlan(&mut copy) }), "destroy the copy")?;
+                result?;
             }
             ClOp::Copy { plan } => {
                 let Some(p) = plan_of(plan) else { return Ok(()) };
@@ -807,7 +873,7 @@ impl ClHarness {
             Kind::R2C => true,
             Kind::C2R => false,
         };
-        let scale = if forward { p.forward_scale } else { p.backward_scale };
+        let scale = p.gain * if forward { p.forward_scale } else { p.backward_scale };
         let out_positions = s.out_positions();
         let out_planar = s.out_planar;
         let (mut want, mut have) = (Vec::new(), Vec::new());
