@@ -204,6 +204,11 @@ fn bad_input_gets_clfft_status_codes() {
     passes_with_either_header("bad_input");
 }
 
+#[test]
+fn callbacks_as_clffts_documentation_writes_them() {
+    passes_with_either_header("callbacks");
+}
+
 /// A scratch folder where `libclFFT.so` and `libclFFT.so.2` are links to libfftx.so.
 fn libclfft_links(name: &str) -> Scratch {
     let scratch = Scratch::new(name);
@@ -323,7 +328,7 @@ fn every_opencl_object_is_released() {
     let scratch = Scratch::new("cltrace");
     let lib = library_dir();
     let cltrace = interposer(&scratch);
-    for program in ["lifecycle", "bad_input", "events", "fftx_example"] {
+    for program in ["lifecycle", "bad_input", "events", "fftx_example", "callbacks"] {
         let exe = compile(program, Header::Own, "fftx", &lib, &scratch);
         let (_, trace) = traced(&exe, &lib, &cltrace, &[]);
         for kind in KINDS {
@@ -399,7 +404,9 @@ fn c_programs_leak_nothing() {
     let lib = library_dir();
     let suppressions = repository().join("c-tests/lsan.supp");
     let options = format!("suppressions={}:exitcode=23:print_suppressions=0", suppressions.display());
-    for program in ["lifecycle", "bad_input", "events", "fftx_example", "clfft_example", "abi", "concurrent_bake"] {
+    for program in
+        ["lifecycle", "bad_input", "events", "fftx_example", "clfft_example", "abi", "concurrent_bake", "callbacks"]
+    {
         let exe = compile_with(program, Header::Own, "fftx", &lib, &scratch, &["-fsanitize=leak"]);
         let output = run(&exe, &[], &lib, &[("LSAN_OPTIONS", &options)]);
         let log = String::from_utf8_lossy(&output.stderr);
