@@ -12,6 +12,8 @@
  *   NDIM          dimensions of the side, fastest first, the batch last; params holds (count, stride) for each
  *
  * The offset is that of the element from the start of the user's buffer, in elements, as clFFT passes it.
+ * Global x runs along dimension 0 and global y over the others, so that the divisions splitting y into
+ * coordinates are the same for a whole work-group (local size 1 along y) rather than paid per element.
  */
 #define ELEMENT_REAL 0
 #define ELEMENT_INTERLEAVED 1
@@ -30,15 +32,16 @@ typedef CAT(RNAME, 2) REAL2;
 __kernel void fftx_callback(__global REAL *src_re, __global REAL *src_im, __global REAL *dst_re,
                             __global REAL *dst_im, __global void *userdata, __global const ulong *params,
                             const ulong count LOCAL_PARAM) {
-    const ulong t = get_global_id(0);
-    if (t >= count)
+    const ulong x = get_global_id(0);
+    if (x >= count)
         return;
-    ulong rest = t;
+    ulong rest = get_global_id(1);
     IDX offset = 0;
-    UNROLL for (int d = 0; d < NDIM; d++) {
+    UNROLL for (int d = 1; d < NDIM; d++) {
         offset += (IDX)(rest % params[2 * d] * params[2 * d + 1]);
         rest /= params[2 * d];
     }
+    offset += (IDX)(x * params[1]);
 #if PRE && ELEMENT == ELEMENT_REAL
     dst_re[offset] = CALLBACK(src_re, offset, userdata LOCAL_ARG);
 #elif PRE && ELEMENT == ELEMENT_INTERLEAVED

@@ -8,7 +8,7 @@ use super::{Defines, KernelSource, Precision, COMMON_CL};
 const CALLBACK_CL: &str = include_str!("../../kernels/callback.cl");
 
 /// Work-items per work-group of a callback pass.
-const GROUP: usize = 64;
+const GROUP: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallbackStage {
@@ -69,13 +69,16 @@ impl CallbackKernel {
         self.dims.iter().flat_map(|&(count, stride)| [count as u64, stride as u64]).collect()
     }
 
-    /// Elements of the side: one work-item each.
+    /// Elements along dimension 0, the kernel's global x; the other dimensions make up global y.
     pub fn count(&self) -> usize {
-        self.dims.iter().map(|d| d.0).product()
+        self.dims[0].0
     }
 
+    /// One work-item per element: groups of up to `GROUP` along dimension 0.
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
-        ([self.count().div_ceil(GROUP).max(1) * GROUP, 1], [GROUP, 1])
+        let group = self.count().next_power_of_two().min(GROUP);
+        let rows = self.dims[1..].iter().map(|d| d.0).product();
+        ([self.count().div_ceil(group) * group, rows], [group, 1])
     }
 
     /// One past the furthest element the pass touches.
@@ -104,7 +107,7 @@ mod tests {
         assert!(source.find("void scaled(").unwrap() < source.find("__kernel void fftx_callback").unwrap());
         assert!(source.contains("#define CALLBACK scaled") && source.contains("#define PRE 0"));
         assert_eq!(kernel.params(), [5, 1, 3, 8, 2, 40]);
-        assert_eq!((kernel.count(), kernel.reach()), (30, 4 + 16 + 40 + 1));
-        assert_eq!(kernel.work_size(), ([64, 1], [64, 1]));
+        assert_eq!((kernel.count(), kernel.reach()), (5, 4 + 16 + 40 + 1));
+        assert_eq!(kernel.work_size(), ([8, 6], [8, 1]));
     }
 }
