@@ -7,7 +7,7 @@ use super::{Defines, KernelSource, Precision, COMMON_CL};
 
 const CALLBACK_CL: &str = include_str!("../../kernels/callback.cl");
 
-/// Work-items per work-group of a callback pass.
+/// Work-items per work-group of a callback pass, at most.
 const GROUP: usize = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +35,8 @@ pub struct CallbackKernel {
     pub local_mem: bool,
     /// (count, stride) of each dimension of the side, fastest first, the batch last.
     pub dims: Vec<(usize, usize)>,
+    /// The device's largest work-group.
+    pub max_group: usize,
 }
 
 impl CallbackKernel {
@@ -76,7 +78,7 @@ impl CallbackKernel {
 
     /// One work-item per element: groups of up to `GROUP` along dimension 0.
     pub fn work_size(&self) -> ([usize; 2], [usize; 2]) {
-        let group = self.count().next_power_of_two().min(GROUP);
+        let group = self.count().next_power_of_two().min(GROUP).min(prev_power_of_two(self.max_group));
         let rows = self.dims[1..].iter().map(|d| d.0).product();
         ([self.count().div_ceil(group) * group, rows], [group, 1])
     }
@@ -84,6 +86,14 @@ impl CallbackKernel {
     /// One past the furthest element the pass touches.
     pub fn reach(&self) -> usize {
         self.dims.iter().map(|&(count, stride)| (count - 1) * stride).sum::<usize>() + 1
+    }
+}
+
+fn prev_power_of_two(n: usize) -> usize {
+    if n == 0 {
+        1
+    } else {
+        1 << n.ilog2()
     }
 }
 
@@ -102,6 +112,7 @@ mod tests {
                 .into(),
             local_mem: false,
             dims: vec![(5, 1), (3, 8), (2, 40)],
+            max_group: 1024,
         };
         let source = kernel.source().source;
         assert!(source.find("void scaled(").unwrap() < source.find("__kernel void fftx_callback").unwrap());
@@ -109,5 +120,8 @@ mod tests {
         assert_eq!(kernel.params(), [5, 1, 3, 8, 2, 40]);
         assert_eq!((kernel.count(), kernel.reach()), (5, 4 + 16 + 40 + 1));
         assert_eq!(kernel.work_size(), ([8, 6], [8, 1]));
+        let long = CallbackKernel { dims: vec![(1000, 1), (3, 1000)], ..kernel.clone() };
+        assert_eq!(long.work_size(), ([1024, 3], [256, 1]));
+        assert_eq!(CallbackKernel { max_group: 100, ..long }.work_size(), ([1024, 3], [64, 1]));
     }
 }

@@ -76,7 +76,12 @@ impl CallbackPass {
 }
 
 /// The callback pass over one side of `problem`: `stage` Pre runs over the input, Post over the output.
-fn callback_kernel(problem: &Problem, callback: &Callback, stage: CallbackStage) -> CallbackKernel {
+fn callback_kernel(
+    problem: &Problem,
+    callback: &Callback,
+    stage: CallbackStage,
+    device: &DeviceInfo,
+) -> CallbackKernel {
     let (layout, real) = match stage {
         CallbackStage::Pre => (&problem.input, problem.kind == TransformKind::R2C),
         CallbackStage::Post => (&problem.output, problem.kind == TransformKind::C2R),
@@ -97,6 +102,7 @@ fn callback_kernel(problem: &Problem, callback: &Callback, stage: CallbackStage)
         code: callback.code.clone(),
         local_mem: callback.local_bytes > 0,
         dims,
+        max_group: device.max_work_group_size,
     }
 }
 
@@ -124,7 +130,7 @@ impl Baked {
         let callbacks = [(&settings.pre_callback, CallbackStage::Pre), (&settings.post_callback, CallbackStage::Post)];
         let callback_kernels: Vec<(&Callback, CallbackKernel)> = callbacks
             .iter()
-            .filter_map(|(c, stage)| c.as_ref().map(|c| (c, callback_kernel(&problem, c, *stage))))
+            .filter_map(|(c, stage)| c.as_ref().map(|c| (c, callback_kernel(&problem, c, *stage, &device))))
             .collect();
         if let Some((c, _)) =
             callback_kernels.iter().find(|(c, _)| c.local_bytes as u64 > device.local_mem_bytes as u64)
