@@ -620,6 +620,12 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
         if numUserdataBuffers > 1 {
             return fail(ErrorKind::NotImplemented, "a callback takes one user-data buffer, as in clFFT");
         }
+        if callbackType != PRECALLBACK && callbackType != POSTCALLBACK {
+            return fail(
+                ErrorKind::InvalidArgValue,
+                format!("callbackType {callbackType} is neither PRECALLBACK (0) nor POSTCALLBACK (1)"),
+            );
+        }
         let raw = if userdata.is_null() || numUserdataBuffers == 0 { std::ptr::null_mut() } else { *userdata };
         with_plan(plHandle, |plan| {
             let userdata = if raw.is_null() {
@@ -631,10 +637,10 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
                 Some(Buffer::retained(raw)?)
             };
             let callback = Some(Callback { function, code, local_bytes: localMemSize.max(0) as usize, userdata });
-            match callbackType {
-                PRECALLBACK => plan.settings_mut().pre_callback = callback,
-                POSTCALLBACK => plan.settings_mut().post_callback = callback,
-                _ => return fail(ErrorKind::InvalidArgValue, format!("callbackType {callbackType} is not one")),
+            if callbackType == PRECALLBACK {
+                plan.settings_mut().pre_callback = callback;
+            } else {
+                plan.settings_mut().post_callback = callback;
             }
             Ok(())
         })

@@ -165,9 +165,10 @@ impl Baked {
         let context = settings.context.clone();
         let sources: Vec<_> = exec.steps.iter().map(|s| s.kernel.source()).collect();
         let callback_sources: Vec<_> = callback_kernels.iter().map(|(_, k)| k.source()).collect();
-        let mut programs = build_all(&context, &device, &[sources.clone(), callback_sources.clone()].concat())?;
+        let all_sources: Vec<&KernelSource> = sources.iter().chain(&callback_sources).collect();
+        let mut programs = build_all(&context, &device, &all_sources)?;
         let callback_programs = programs.split_off(sources.len());
-        let mut passes = Vec::new();
+        let (mut pre_callback, mut post_callback) = (None, None);
         for (((callback, kernel), source), program) in
             callback_kernels.iter().zip(&callback_sources).zip(callback_programs)
         {
@@ -178,7 +179,7 @@ impl Baked {
             let (global, local) = kernel.work_size();
             let staging =
                 (0..if planar { 2 } else { 1 }).map(|_| Buffer::create(&context, bytes)).collect::<Result<_>>()?;
-            passes.push(CallbackPass {
+            let pass = CallbackPass {
                 kernel: Kernel::create(&program, source.entry)?,
                 params: Buffer::with_data(&context, &kernel.params())?,
                 count: kernel.count(),
@@ -188,10 +189,12 @@ impl Baked {
                 userdata: callback.userdata.clone(),
                 staging,
                 plane_bytes: bytes,
-            });
+            };
+            match kernel.stage {
+                CallbackStage::Pre => pre_callback = Some(pass),
+                CallbackStage::Post => post_callback = Some(pass),
+            }
         }
-        let post_callback = if settings.post_callback.is_some() { passes.pop() } else { None };
-        let pre_callback = passes.pop();
         let mut launches = Vec::with_capacity(exec.steps.len());
         for ((step, source), program) in exec.steps.iter().zip(&sources).zip(&programs) {
             let (global, local) = step.kernel.work_size();
@@ -466,9 +469,9 @@ fn check_allocatable(device: &DeviceInfo, bytes: usize, what: &str) -> Result<()
 }
 
 /// Builds the distinct programs of a plan in parallel (each build is independent) and returns one per source.
-fn build_all(context: &Context, device: &DeviceInfo, sources: &[KernelSource]) -> Result<Vec<Program>> {
+fn build_all(context: &Context, device: &DeviceInfo, sources: &[&KernelSource]) -> Result<Vec<Program>> {
     let mut distinct: Vec<&KernelSource> = Vec::new();
-    for s in sources {
+    for &s in sources {
         if !distinct.contains(&s) {
             distinct.push(s);
         }
@@ -484,7 +487,7 @@ fn build_all(context: &Context, device: &DeviceInfo, sources: &[KernelSource]) -
             .collect()
     });
     let built: Vec<Program> = built.into_iter().collect::<Result<_>>()?;
-    Ok(sources.iter().map(|s| built[distinct.iter().position(|d| *d == s).unwrap_or(0)].clone()).collect())
+    Ok(sources.iter().map(|s| built[distinct.iter().position(|d| d == s).unwrap_or(0)].clone()).collect())
 }
 
 fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -> Result<Buffer> {
