@@ -9,7 +9,6 @@ mod common;
 use common::*;
 use fftx::api::clfft::*;
 use num_complex::Complex64;
-use ocl::flags;
 use std::ffi::CString;
 use std::ptr;
 
@@ -20,60 +19,13 @@ const CLFFT_COMPLEX_PLANAR: clfftLayout = 2;
 const CLFFT_HERMITIAN_INTERLEAVED: clfftLayout = 3;
 const CLFFT_REAL: clfftLayout = 5;
 
-/// Device buffers of reals, one per plane, in the plan's precision.
-enum Planes {
-    F32(Vec<ocl::Buffer<f32>>),
-    F64(Vec<ocl::Buffer<f64>>),
-}
-
-impl Planes {
-    fn upload(planes: &[Vec<f64>], precision: Prec) -> Planes {
-        fn make<T: ocl::OclPrm>(data: Vec<T>) -> ocl::Buffer<T> {
-            ocl::Buffer::builder()
-                .queue(ENV.queue.clone())
-                .flags(flags::MEM_READ_WRITE)
-                .len(data.len())
-                .copy_host_slice(&data)
-                .build()
-                .expect("buffer")
-        }
-        match precision {
-            Prec::Single => Planes::F32(planes.iter().map(|p| make(p.iter().map(|&v| v as f32).collect())).collect()),
-            Prec::Double => Planes::F64(planes.iter().map(|p| make(p.clone())).collect()),
-        }
-    }
-
-    fn mems(&self) -> [ocl::ffi::cl_mem; 2] {
-        let ptrs: Vec<_> = match self {
-            Planes::F32(b) => b.iter().map(|b| b.as_core().as_ptr()).collect(),
-            Planes::F64(b) => b.iter().map(|b| b.as_core().as_ptr()).collect(),
-        };
-        [ptrs[0], *ptrs.get(1).unwrap_or(&ptrs[0])]
-    }
-
-    fn download(&self) -> Vec<Vec<f64>> {
-        fn read<T: ocl::OclPrm + Into<f64>>(b: &ocl::Buffer<T>) -> Vec<f64> {
-            let mut v = vec![T::default(); b.len()];
-            b.read(&mut v).enq().expect("read");
-            v.into_iter().map(Into::into).collect()
-        }
-        match self {
-            Planes::F32(b) => b.iter().map(read).collect(),
-            Planes::F64(b) => b.iter().map(read).collect(),
-        }
-    }
+/// Device copies of `planes` (reals, interleaved complex values or planar parts) in `precision`.
+fn upload(planes: Vec<Vec<f64>>, precision: Prec) -> DevicePlanes {
+    DevicePlanes::upload(&HostPlanes(planes), precision == Prec::Double)
 }
 
 fn interleave(values: &[Complex64]) -> Vec<f64> {
     values.iter().flat_map(|c| [c.re, c.im]).collect()
-}
-
-fn complex_at(planes: &[Vec<f64>], at: usize) -> Complex64 {
-    match planes {
-        [one] => Complex64::new(one[2 * at], one[2 * at + 1]),
-        [re, im] => Complex64::new(re[at], im[at]),
-        _ => unreachable!("one or two planes"),
-    }
 }
 
 /// Positive weights, one per offset: what the callbacks multiply by.
@@ -90,7 +42,14 @@ fn create(lengths: &[usize], precision: Prec) -> clfftPlanHandle {
     plan
 }
 
-fn set_callback(plan: clfftPlanHandle, name: &str, code: &str, local: i32, kind: i32, data: Option<&Planes>) -> i32 {
+fn set_callback(
+    plan: clfftPlanHandle,
+    name: &str,
+    code: &str,
+    local: i32,
+    kind: i32,
+    data: Option<&DevicePlanes>,
+) -> i32 {
     let (name, code) = (CString::new(name).unwrap(), CString::new(code).unwrap());
     let mut mem = data.map_or(ptr::null_mut(), |d| d.mems()[0]);
     unsafe { clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), local, kind, &mut mem, data.is_some() as i32) }
@@ -101,27 +60,8 @@ fn bake(plan: clfftPlanHandle) -> i32 {
     unsafe { clfftBakePlan(plan, 1, &mut queue, None, ptr::null_mut()) }
 }
 
-fn run(plan: clfftPlanHandle, dir: clfftDirection, input: &Planes, output: Option<&Planes>) {
-    let mut queue = queue_ptr();
-    let mut ins = input.mems();
-    let mut outs = output.map_or([ptr::null_mut(); 2], |o| o.mems());
-    let mut event = ptr::null_mut();
-    let status = unsafe {
-        clfftEnqueueTransform(
-            plan,
-            dir,
-            1,
-            &mut queue,
-            0,
-            ptr::null(),
-            &mut event,
-            ins.as_mut_ptr(),
-            outs.as_mut_ptr(),
-            ptr::null_mut(),
-        )
-    };
-    check(status, "enqueue");
-    unsafe { ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait") };
+fn run(plan: clfftPlanHandle, dir: clfftDirection, input: &DevicePlanes, output: Option<&DevicePlanes>) {
+    enqueue_and_wait(plan, dir, input.mems(), output.map(|o| o.mems()));
 }
 
 fn destroy(mut plan: clfftPlanHandle) {
@@ -153,17 +93,14 @@ fn complex_interleaved_pre_and_post_callbacks_scale_each_element_by_its_user_dat
         let plan = create(&[n], precision);
         check(clfftSetResultLocation(plan, 2), "out of place");
         check(clfftSetPlanBatchSize(plan, batch), "batch");
-        let (pre_data, post_data) = (
-            Planes::upload(std::slice::from_ref(&pre_w), precision),
-            Planes::upload(std::slice::from_ref(&post_w), precision),
-        );
+        let (pre_data, post_data) = (upload(vec![pre_w.clone()], precision), upload(vec![post_w.clone()], precision));
         check(set_callback(plan, "pre_scaled", &typed(PRE_SCALED, precision), 0, PRECALLBACK, Some(&pre_data)), "pre");
         check(
             set_callback(plan, "post_scaled", &typed(POST_SCALED, precision), 0, POSTCALLBACK, Some(&post_data)),
             "post",
         );
-        let input = Planes::upload(&[interleave(&x)], precision);
-        let output = Planes::upload(&[vec![0.0; 2 * n * batch]], precision);
+        let input = upload(vec![interleave(&x)], precision);
+        let output = upload(vec![vec![0.0; 2 * n * batch]], precision);
         run(plan, CLFFT_FORWARD, &input, Some(&output));
         let got = output.download();
         let mut want = Vec::new();
@@ -172,12 +109,12 @@ fn complex_interleaved_pre_and_post_callbacks_scale_each_element_by_its_user_dat
             want.extend(reference_fft(&scaled, &[n], Dir::Forward));
         }
         let want: Vec<Complex64> = want.iter().zip(&post_w).map(|(v, w)| v * w).collect();
-        let got: Vec<Complex64> = (0..n * batch).map(|k| complex_at(&got, k)).collect();
+        let got: Vec<Complex64> = (0..n * batch).map(|k| got.complex(false, k)).collect();
         let error = nrmse(&got, &want);
         assert!(error <= tolerance(precision), "{precision:?}: rmse {error:.3e}");
         // The user's input is read, never written.
-        assert_eq!(input.download()[0].len(), 2 * n * batch);
-        let kept: Vec<Complex64> = (0..n * batch).map(|k| complex_at(&input.download(), k)).collect();
+        assert_eq!(input.download().0[0].len(), 2 * n * batch);
+        let kept: Vec<Complex64> = (0..n * batch).map(|k| input.download().complex(false, k)).collect();
         assert!(nrmse(&kept, &x) <= tolerance(precision));
         destroy(plan);
     }
@@ -204,16 +141,16 @@ fn planar_callbacks_in_place_with_local_memory_and_no_user_data() {
         ((__global double *)re)[offset] = value_re;
         ((__global double *)im)[offset] = -value_im;
     }";
-    let pre_data = Planes::upload(std::slice::from_ref(&pre_w), precision);
+    let pre_data = upload(vec![pre_w.clone()], precision);
     check(set_callback(plan, "pre_local", pre, 64 * 8, PRECALLBACK, Some(&pre_data)), "pre");
     check(set_callback(plan, "post_conjugate", post, 0, POSTCALLBACK, None), "post");
-    let data = Planes::upload(&[x.iter().map(|c| c.re).collect(), x.iter().map(|c| c.im).collect()], precision);
+    let data = upload(vec![x.iter().map(|c| c.re).collect(), x.iter().map(|c| c.im).collect()], precision);
     run(plan, CLFFT_BACKWARD, &data, None);
     let scaled: Vec<Complex64> = x.iter().zip(&pre_w).map(|(v, w)| v * w).collect();
     let want: Vec<Complex64> =
         reference_fft(&scaled, &lengths, Dir::Backward).iter().map(|v| (v / total as f64).conj()).collect();
     let got = data.download();
-    let got: Vec<Complex64> = (0..total).map(|k| complex_at(&got, k)).collect();
+    let got: Vec<Complex64> = (0..total).map(|k| got.complex(true, k)).collect();
     let error = nrmse(&got, &want);
     assert!(error <= tolerance(precision), "rmse {error:.3e}");
     destroy(plan);
@@ -234,17 +171,14 @@ fn real_to_complex_callbacks_take_real_input_and_give_complex_results() {
         let pre = "float pre_real(__global void *input, uint offset, __global void *userdata) {
             return ((__global float *)input)[offset] * ((__global float *)userdata)[offset];
         }";
-        let (pre_data, post_data) = (
-            Planes::upload(std::slice::from_ref(&pre_w), precision),
-            Planes::upload(std::slice::from_ref(&post_w), precision),
-        );
+        let (pre_data, post_data) = (upload(vec![pre_w.clone()], precision), upload(vec![post_w.clone()], precision));
         check(set_callback(plan, "pre_real", &typed(pre, precision), 0, PRECALLBACK, Some(&pre_data)), "pre");
         check(
             set_callback(plan, "post_scaled", &typed(POST_SCALED, precision), 0, POSTCALLBACK, Some(&post_data)),
             "post",
         );
-        let input = Planes::upload(std::slice::from_ref(&x), precision);
-        let output = Planes::upload(&[vec![0.0; 2 * half * batch]], precision);
+        let input = upload(vec![x.clone()], precision);
+        let output = upload(vec![vec![0.0; 2 * half * batch]], precision);
         run(plan, CLFFT_FORWARD, &input, Some(&output));
         let mut want = Vec::new();
         for b in 0..batch {
@@ -253,7 +187,7 @@ fn real_to_complex_callbacks_take_real_input_and_give_complex_results() {
         }
         let want: Vec<Complex64> = want.iter().zip(&post_w).map(|(v, w)| v * w).collect();
         let got = output.download();
-        let got: Vec<Complex64> = (0..half * batch).map(|k| complex_at(&got, k)).collect();
+        let got: Vec<Complex64> = (0..half * batch).map(|k| got.complex(false, k)).collect();
         let error = nrmse(&got, &want);
         assert!(error <= tolerance(precision), "{n} {precision:?}: rmse {error:.3e}");
         destroy(plan);
@@ -283,15 +217,12 @@ fn complex_to_real_callbacks_in_place_on_padded_rows() {
     let post = "void post_real(__global void *output, uint offset, __global void *userdata, double value) {
         ((__global double *)output)[offset] = value * ((__global double *)userdata)[offset];
     }";
-    let (pre_data, post_data) = (
-        Planes::upload(std::slice::from_ref(&pre_w), precision),
-        Planes::upload(std::slice::from_ref(&post_w), precision),
-    );
+    let (pre_data, post_data) = (upload(vec![pre_w.clone()], precision), upload(vec![post_w.clone()], precision));
     check(set_callback(plan, "pre_scaled", &typed(PRE_SCALED, precision), 0, PRECALLBACK, Some(&pre_data)), "pre");
     check(set_callback(plan, "post_real", post, 0, POSTCALLBACK, Some(&post_data)), "post");
-    let data = Planes::upload(&[interleave(&spectra)], precision);
+    let data = upload(vec![interleave(&spectra)], precision);
     run(plan, CLFFT_BACKWARD, &data, None);
-    let got = &data.download()[0];
+    let got = &data.download().0[0];
     for b in 0..batch {
         // The weights are real, so the scaled half spectrum is still that of a real signal.
         let mut full = vec![Complex64::default(); n];
@@ -314,7 +245,7 @@ fn complex_to_real_callbacks_in_place_on_padded_rows() {
 #[test]
 fn callback_arguments_are_checked_and_a_callback_that_does_not_compile_fails_the_bake() {
     let plan = create(&[8], Prec::Single);
-    let data = Planes::upload(&[vec![1.0; 16]], Prec::Single);
+    let data = upload(vec![vec![1.0; 16]], Prec::Single);
     let name = CString::new("f").unwrap();
     let code = CString::new("float2 f(__global void *in, uint k, __global void *u) { return 0; }").unwrap();
     unsafe {
@@ -379,19 +310,19 @@ fn the_plan_keeps_its_user_data_and_copies_share_the_callbacks() {
     check(clfftSetResultLocation(plan, 2), "out of place");
     {
         // The caller releases its user-data buffer right away; the plan holds its own reference.
-        let pre_data = Planes::upload(std::slice::from_ref(&w), precision);
+        let pre_data = upload(vec![w.clone()], precision);
         check(set_callback(plan, "pre_scaled", PRE_SCALED, 0, PRECALLBACK, Some(&pre_data)), "pre");
     }
     let mut copy = 0;
     check(unsafe { clfftCopyPlan(&mut copy, context_ptr(), plan) }, "copy");
     destroy(plan);
-    let input = Planes::upload(&[interleave(&x)], precision);
-    let output = Planes::upload(&[vec![0.0; 2 * n]], precision);
+    let input = upload(vec![interleave(&x)], precision);
+    let output = upload(vec![vec![0.0; 2 * n]], precision);
     run(copy, CLFFT_FORWARD, &input, Some(&output));
     let scaled: Vec<Complex64> = x.iter().zip(&w).map(|(v, w)| v * w).collect();
     let want = reference_fft(&scaled, &[n], Dir::Forward);
     let got = output.download();
-    let got: Vec<Complex64> = (0..n).map(|k| complex_at(&got, k)).collect();
+    let got: Vec<Complex64> = (0..n).map(|k| got.complex(false, k)).collect();
     let error = nrmse(&got, &want);
     assert!(error <= tolerance(precision), "rmse {error:.3e}");
     destroy(copy);

@@ -251,9 +251,19 @@ impl Case {
 
 /// Enqueues `plan` (baking it if needed) on the shared queue, waits for it and destroys it.
 pub fn run_and_destroy(mut plan: clfftPlanHandle, dir: i32, input: &DeviceData, output: Option<&DeviceData>) {
+    enqueue_and_wait(plan, dir, input.mems(), output.map(|o| o.mems()));
+    check(unsafe { clfftDestroyPlan(&mut plan) }, "destroy");
+}
+
+/// Enqueues `plan` on the shared queue from the planes `ins` into `outs` (none in place) and waits for it.
+pub fn enqueue_and_wait(
+    plan: clfftPlanHandle,
+    dir: i32,
+    mut ins: [ocl::ffi::cl_mem; 2],
+    outs: Option<[ocl::ffi::cl_mem; 2]>,
+) {
     let mut q = queue_ptr();
-    let mut ins = input.mems();
-    let mut outs = output.map(|o| o.mems()).unwrap_or([ptr::null_mut(); 2]);
+    let mut outs = outs.unwrap_or([ptr::null_mut(); 2]);
     let mut event = ptr::null_mut();
     unsafe {
         check(
@@ -272,7 +282,6 @@ pub fn run_and_destroy(mut plan: clfftPlanHandle, dir: i32, input: &DeviceData, 
             "enqueue",
         );
         ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait");
-        check(clfftDestroyPlan(&mut plan), "destroy");
     }
 }
 
@@ -759,4 +768,112 @@ fn read_plane<T: ocl::OclPrm + Into<f64>>(b: &Buffer<T>) -> Vec<f64> {
     let mut v = vec![T::default(); b.len()];
     b.read(&mut v).enq().expect("read");
     v.into_iter().map(Into::into).collect()
+}
+
+/// Host storage of one side of a transform: one or two planes of scalars (interleaved complex values, reals,
+/// or the two planes of planar data).
+#[derive(Clone)]
+pub struct HostPlanes(pub Vec<Vec<f64>>);
+
+impl HostPlanes {
+    pub fn complex(&self, planar: bool, at: usize) -> Complex64 {
+        if planar {
+            Complex64::new(self.0[0][at], self.0[1][at])
+        } else {
+            Complex64::new(self.0[0][2 * at], self.0[0][2 * at + 1])
+        }
+    }
+
+    pub fn set_complex(&mut self, planar: bool, at: usize, v: Complex64) {
+        if planar {
+            self.0[0][at] = v.re;
+            self.0[1][at] = v.im;
+        } else {
+            self.0[0][2 * at] = v.re;
+            self.0[0][2 * at + 1] = v.im;
+        }
+    }
+}
+
+/// Device copies of host planes in a plan's precision.
+pub struct DevicePlanes {
+    mems: Vec<ocl::core::Mem>,
+    lengths: Vec<usize>,
+    double: bool,
+}
+
+impl DevicePlanes {
+    pub fn upload(planes: &HostPlanes, double: bool) -> DevicePlanes {
+        let queue = ENV.queue.as_core();
+        let buffers = planes
+            .0
+            .iter()
+            .map(|p| unsafe {
+                let mem = if double {
+                    ocl::core::create_buffer(
+                        ENV.context.as_core(),
+                        flags::MEM_READ_WRITE | flags::MEM_COPY_HOST_PTR,
+                        p.len(),
+                        Some(p),
+                    )
+                } else {
+                    let single: Vec<f32> = p.iter().map(|&v| v as f32).collect();
+                    ocl::core::create_buffer(
+                        ENV.context.as_core(),
+                        flags::MEM_READ_WRITE | flags::MEM_COPY_HOST_PTR,
+                        single.len(),
+                        Some(&single),
+                    )
+                };
+                mem.expect("create a buffer")
+            })
+            .collect();
+        ocl::core::finish(queue).expect("finish");
+        DevicePlanes { mems: buffers, lengths: planes.0.iter().map(Vec::len).collect(), double }
+    }
+
+    /// What the device holds now, as uploaded.
+    pub fn download(&self) -> HostPlanes {
+        let (queue, double) = (ENV.queue.as_core(), self.double);
+        HostPlanes(
+            self.mems
+                .iter()
+                .zip(&self.lengths)
+                .map(|(mem, &n)| unsafe {
+                    if double {
+                        let mut v = vec![0f64; n];
+                        ocl::core::enqueue_read_buffer(
+                            queue,
+                            mem,
+                            true,
+                            0,
+                            &mut v,
+                            None::<ocl::core::Event>,
+                            None::<&mut ocl::core::Event>,
+                        )
+                        .expect("read");
+                        v
+                    } else {
+                        let mut v = vec![0f32; n];
+                        ocl::core::enqueue_read_buffer(
+                            queue,
+                            mem,
+                            true,
+                            0,
+                            &mut v,
+                            None::<ocl::core::Event>,
+                            None::<&mut ocl::core::Event>,
+                        )
+                        .expect("read");
+                        v.into_iter().map(f64::from).collect()
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    pub fn mems(&self) -> [ocl::ffi::cl_mem; 2] {
+        let first = self.mems[0].as_ptr();
+        [first, self.mems.get(1).map_or(first, |m| m.as_ptr())]
+    }
 }
