@@ -157,3 +157,141 @@
 #define SHIFT_OUT() (out_re += out_off, out_im += out_off)
 #endif
 #define SHIFT_BUFFERS() (SHIFT_IN(), SHIFT_OUT())
+
+/* ---- a user's clFFT callback fused into the loads (PRE_CALLBACK) or the stores (POST_CALLBACK) ----
+ * Every element then passes through the user's function (PRE_FN, POST_FN), one at a time, at its offset from
+ * the start of the user's buffer: in_off + p, in complex values for interleaved data and reals otherwise, as
+ * clFFT counts them. CALLBACK_BASES keeps the unshifted buffers and the temporaries the macros below need;
+ * the kernel takes the user data, and local memory where the callback asks for it, after its own arguments
+ * (PRE_PARAMS, POST_PARAMS). The helper functions take the kernel's names as parameters, so that PRE_ONE and
+ * POST_ONE read the same in both. */
+#if PRE_CALLBACK || POST_CALLBACK
+typedef CAT(RNAME, 2) CB_REAL2;
+#define CALLBACK_BASES()                                                                            \
+    __global void *const fftx_cb_in_re = (__global void *)in_re, *const fftx_cb_in_im = (__global void *)in_im; \
+    __global void *const fftx_cb_out_re = (__global void *)out_re, *const fftx_cb_out_im = (__global void *)out_im; \
+    CB_REAL2 fftx_cb_v;                                                                                  \
+    REAL fftx_cb_re[VW], fftx_cb_im[VW]
+#else
+#define CALLBACK_BASES()
+#endif
+
+#if PRE_CALLBACK
+#if PRE_LOCAL
+#define PRE_PARAMS , __global void *fftx_pre_user, __local void *fftx_pre_local
+#define PRE_LOCAL_ARG , fftx_pre_local
+#else
+#define PRE_PARAMS , __global void *fftx_pre_user
+#define PRE_LOCAL_ARG
+#endif
+#define PRE_SCOPE __global void *fftx_cb_in_re, __global void *fftx_cb_in_im, const IDX in_off PRE_PARAMS
+#define PRE_PASS fftx_cb_in_re, fftx_cb_in_im, in_off, fftx_pre_user PRE_LOCAL_ARG
+#if IN_KIND == KIND_COMPLEX && IN_PLANAR
+#define PRE_ONE(p) PRE_FN(fftx_cb_in_re, fftx_cb_in_im, in_off + (p), fftx_pre_user PRE_LOCAL_ARG)
+#else
+#define PRE_ONE(p) PRE_FN(fftx_cb_in_re, in_off + (p), fftx_pre_user PRE_LOCAL_ARG)
+#endif
+#undef IN_AT
+#undef IN_ROW
+#undef IN_LANES
+#if IN_KIND == KIND_COMPLEX
+/* VW complex values from p. */
+AI void fftx_pre_run(PRE_SCOPE, const IDX p, REAL *re, REAL *im) {
+    UNROLL for (int q = 0; q < VW; q++) {
+        const CB_REAL2 v = PRE_ONE(p + q);
+        re[q] = v.x;
+        im[q] = v.y;
+    }
+}
+#define IN_AT(p, re, im) (fftx_cb_v = PRE_ONE(p), (re) = fftx_cb_v.x, (im) = fftx_cb_v.y)
+#define IN_ROW(p, re, im) (fftx_pre_run(PRE_PASS, (p), fftx_cb_re, fftx_cb_im), (re) = VLOADV(fftx_cb_re), (im) = VLOADV(fftx_cb_im))
+#else
+/* VW reals `step` apart from p. */
+AI void fftx_pre_reals(PRE_SCOPE, const IDX p, const IDX step, REAL *re) {
+    UNROLL for (int q = 0; q < VW; q++) re[q] = PRE_ONE(p + q * step);
+}
+#if IN_KIND == KIND_REAL_PAIRS
+#define IN_AT(p, re, im) ((re) = PRE_ONE(p), (im) = PRE_ONE((p) + in_half))
+#if defined(IN_PAIRS_APART) && IN_PAIRS_APART
+#define IN_ROW(p, re, im)                                                                           \
+    (fftx_pre_reals(PRE_PASS, (p), 1, fftx_cb_re), fftx_pre_reals(PRE_PASS, (p) + in_half, 1, fftx_cb_im), (re) = VLOADV(fftx_cb_re), \
+     (im) = VLOADV(fftx_cb_im))
+#else
+#define IN_ROW(p, re, im)                                                                           \
+    (fftx_pre_reals(PRE_PASS, (p), 2, fftx_cb_re), fftx_pre_reals(PRE_PASS, (p) + 1, 2, fftx_cb_im), (re) = VLOADV(fftx_cb_re), \
+     (im) = VLOADV(fftx_cb_im))
+#endif
+#else
+#define IN_AT(p, re, im) ((re) = PRE_ONE(p), (im) = K(0.0))
+#define IN_ROW(p, re, im) (fftx_pre_reals(PRE_PASS, (p), 1, fftx_cb_re), (re) = VLOADV(fftx_cb_re), (im) = (V)(0))
+#endif
+#endif
+#define IN_LANES(p, re, im) IN_ROW(p, re, im)
+#else
+#define PRE_PARAMS
+#endif
+
+#if POST_CALLBACK
+#if POST_LOCAL
+#define POST_PARAMS , __global void *fftx_post_user, __local void *fftx_post_local
+#define POST_LOCAL_ARG , fftx_post_local
+#else
+#define POST_PARAMS , __global void *fftx_post_user
+#define POST_LOCAL_ARG
+#endif
+#define POST_SCOPE __global void *fftx_cb_out_re, __global void *fftx_cb_out_im, const IDX out_off POST_PARAMS
+#define POST_PASS fftx_cb_out_re, fftx_cb_out_im, out_off, fftx_post_user POST_LOCAL_ARG
+#undef OUT_AT
+#undef OUT_ROW
+#undef OUT_LANES
+#undef OUT_LO_HALF
+#undef OUT_HI_HALF
+#undef OUT_AT_OWN
+#undef OUT_ROW_OWN
+#if OUT_KIND == KIND_COMPLEX
+#if OUT_PLANAR
+#define POST_ONE(p, re, im) POST_FN(fftx_cb_out_re, fftx_cb_out_im, out_off + (p), fftx_post_user, (re), (im) POST_LOCAL_ARG)
+#else
+#define POST_ONE(p, re, im) POST_FN(fftx_cb_out_re, out_off + (p), fftx_post_user, (CB_REAL2)((re), (im)) POST_LOCAL_ARG)
+#endif
+/* Lanes first .. first + count - 1 of (re, im) to the complex values from p. */
+AI void fftx_post_run(POST_SCOPE, const IDX p, const int first, const int count, const V re, const V im) {
+    REAL r[VW], i[VW];
+    VSTOREV(re, r);
+    VSTOREV(im, i);
+    UNROLL for (int q = 0; q < count; q++) POST_ONE(p + q, r[first + q], i[first + q]);
+}
+#define OUT_AT(p, re, im) POST_ONE(p, re, im)
+#define OUT_ROW(p, re, im) fftx_post_run(POST_PASS, (p), 0, VW, (re), (im))
+#define OUT_LO_HALF(p, re, im) fftx_post_run(POST_PASS, (p), 0, VW / 2, (re), (im))
+#define OUT_HI_HALF(p, re, im) fftx_post_run(POST_PASS, (p), VW / 2, VW / 2, (re), (im))
+#else
+#define POST_ONE(p, x) POST_FN(fftx_cb_out_re, out_off + (p), fftx_post_user, (x) POST_LOCAL_ARG)
+/* The lanes of x to the reals `step` apart from p. */
+AI void fftx_post_reals(POST_SCOPE, const IDX p, const IDX step, const V x) {
+    REAL r[VW];
+    VSTOREV(x, r);
+    UNROLL for (int q = 0; q < VW; q++) POST_ONE(p + q * step, r[q]);
+}
+#if OUT_KIND == KIND_REAL_PAIRS
+#define OUT_AT(p, re, im) (POST_ONE(p, re), POST_ONE((p) + out_half, im))
+#if defined(OUT_PAIRS_APART) && OUT_PAIRS_APART
+#define OUT_ROW(p, re, im) (fftx_post_reals(POST_PASS, (p), 1, (re)), fftx_post_reals(POST_PASS, (p) + out_half, 1, (im)))
+#define OUT_AT_OWN(p, re, im) POST_ONE(p, re)
+#define OUT_ROW_OWN(p, re, im) fftx_post_reals(POST_PASS, (p), 1, (re))
+#else
+#define OUT_ROW(p, re, im) (fftx_post_reals(POST_PASS, (p), 2, (re)), fftx_post_reals(POST_PASS, (p) + 1, 2, (im)))
+#endif
+#else
+#define OUT_AT(p, re, im) POST_ONE(p, re)
+#define OUT_ROW(p, re, im) fftx_post_reals(POST_PASS, (p), 1, (re))
+#endif
+#endif
+#define OUT_LANES(p, re, im) OUT_ROW(p, re, im)
+#ifndef OUT_AT_OWN
+#define OUT_AT_OWN(p, re, im) OUT_AT(p, re, im)
+#define OUT_ROW_OWN(p, re, im) OUT_ROW(p, re, im)
+#endif
+#else
+#define POST_PARAMS
+#endif

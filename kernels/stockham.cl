@@ -86,6 +86,9 @@
  *                                 STAGE_TWIN_SPLIT, the lanes' x rows, then their y rows, each as such a
  *                                 block; with STAGE_TWIN_SPLIT_LANES, the parts' rows: each of the pair's two
  *                                 outputs gathers in the free buffer and leaves as one run (TWIN_RUNS_OUT)
+ *   PRE_CALLBACK, POST_CALLBACK   a user's clFFT callback computes each element loaded, or receives each one
+ *                                 stored (access.cl): PRE_FN and POST_FN name the functions, PRE_LOCAL and
+ *                                 POST_LOCAL say whether they take local memory; no store then streams
  *   IN_PLACE_PASSES               the passes run in place in one local buffer instead of two (decimation in
  *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them
  *                                 but a twin split or an R2C post-process on the store, which read X_k from
@@ -842,7 +845,8 @@ AI int dif_position(uint k_) {
 __kernel __attribute__((reqd_work_group_size(P, T, 1))) void
 fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
               __global REAL *out_im, __global const REAL *tw, __global const ulong *params, const IDX in_off,
-              const IDX out_off, const REAL conj_in, const REAL conj_out, const REAL scale) {
+              const IDX out_off, const REAL conj_in, const REAL conj_out, const REAL scale PRE_PARAMS POST_PARAMS) {
+    CALLBACK_BASES();
     SHIFT_BUFFERS();
     const int lid = get_local_id(0);
     const int sl = get_local_id(1);

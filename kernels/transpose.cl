@@ -65,4 +65,4 @@
 #define TRANSPOSE_ARGS                                                                              \
     __global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re, __global REAL *out_im, \
         __global const REAL *tw, __global const ulong *params, const IDX in_off, const IDX out_off,  \
-        const REAL conj_in, const REAL conj_out, const REAL scale
+        const REAL conj_in, const REAL conj_out, const REAL scale PRE_PARAMS POST_PARAMS

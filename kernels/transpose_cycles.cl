@@ -17,6 +17,7 @@
 #define TP_TABLE 3
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, 1, 1))) void fftx_transpose_cycles(TRANSPOSE_ARGS) {
+    CALLBACK_BASES();
     IN_OFFSET();
     OUT_OFFSET();
     const IDX block = (IDX)TP(TP_BLOCK), bs = (IDX)TP(TP_BLOCK_STRIDE), es = (IDX)params[P_IN_STRIDE];

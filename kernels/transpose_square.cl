@@ -22,6 +22,7 @@ AI void block_pair(ulong p, ulong *I, ulong *J) {
 
 #if VW > 1
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void fftx_transpose_square(TRANSPOSE_ARGS) {
+    CALLBACK_BASES();
     IN_OFFSET();
     OUT_OFFSET();
     const IDX m = (IDX)TP(TP_SIZE), rs = (IDX)TP(TP_ROW_STRIDE), cs = (IDX)params[P_IN_STRIDE];
@@ -71,6 +72,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void fftx_transpose_squa
 }
 #else
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void fftx_transpose_square(TRANSPOSE_ARGS) {
+    CALLBACK_BASES();
     IN_OFFSET();
     OUT_OFFSET();
     const IDX m = (IDX)TP(TP_SIZE), rs = (IDX)TP(TP_ROW_STRIDE), cs = (IDX)params[P_IN_STRIDE];

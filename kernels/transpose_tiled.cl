@@ -13,6 +13,7 @@
 
 #if VW > 1
 __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void fftx_transpose_tiled(TRANSPOSE_ARGS) {
+    CALLBACK_BASES();
     IN_OFFSET();
     OUT_OFFSET();
     const IDX rows = (IDX)TP(TP_ROWS), cols = (IDX)TP(TP_COLS);
@@ -43,6 +44,7 @@ __kernel __attribute__((reqd_work_group_size(1, 1, 1))) void fftx_transpose_tile
 }
 #else
 __kernel __attribute__((reqd_work_group_size(TILE, TILE, 1))) void fftx_transpose_tiled(TRANSPOSE_ARGS) {
+    CALLBACK_BASES();
     IN_OFFSET();
     OUT_OFFSET();
     const IDX rows = (IDX)TP(TP_ROWS), cols = (IDX)TP(TP_COLS);

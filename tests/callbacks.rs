@@ -121,6 +121,35 @@ fn complex_interleaved_pre_and_post_callbacks_scale_each_element_by_its_user_dat
 }
 
 #[test]
+fn callbacks_in_place_without_scratch_run_in_the_plans_passes_and_its_transpose() {
+    // 2^16 in place without scratch: two Stockham passes and a square transpose in the one buffer. The
+    // pre-callback reads the user's input in the first pass only, and the transpose's stores call the
+    // post-callback.
+    let n = 1 << 16;
+    let x = random_complex(n, 4);
+    let (pre_w, post_w) = (weights(n, 5), weights(n, 6));
+    let plan = create(&[n], Prec::Single);
+    check(fftx::api::transpose::fftxSetPlanNoMemAlloc(plan, 1), "no-allocation mode");
+    let (pre_data, post_data) = (upload(vec![pre_w.clone()], Prec::Single), upload(vec![post_w.clone()], Prec::Single));
+    check(set_callback(plan, "pre_scaled", PRE_SCALED, 0, PRECALLBACK, Some(&pre_data)), "pre");
+    check(set_callback(plan, "post_scaled", POST_SCALED, 0, POSTCALLBACK, Some(&post_data)), "post");
+    check(bake(plan), "bake");
+    let mut tmp = usize::MAX;
+    check(unsafe { clfftGetTmpBufSize(plan, &mut tmp) }, "tmp size");
+    assert_eq!(tmp, 0);
+    let data = upload(vec![interleave(&x)], Prec::Single);
+    run(plan, CLFFT_BACKWARD, &data, None);
+    let scaled: Vec<Complex64> = x.iter().zip(&pre_w).map(|(v, w)| v * w).collect();
+    let want: Vec<Complex64> =
+        reference_fft(&scaled, &[n], Dir::Backward).iter().zip(&post_w).map(|(v, w)| v * w / n as f64).collect();
+    let result = data.download();
+    let got: Vec<Complex64> = (0..n).map(|k| result.complex(false, k)).collect();
+    let error = nrmse(&got, &want);
+    assert!(error <= tolerance(Prec::Single), "rmse {error:.3e}");
+    destroy(plan);
+}
+
+#[test]
 fn planar_callbacks_in_place_with_local_memory_and_no_user_data() {
     // 2D 8 x 6 in double precision, in place on planar data; the pre-callback passes its weight through
     // local memory, the post-callback conjugates and needs no user data.

@@ -1,9 +1,79 @@
-//! A user's clFFT callback (`clfftSetPlanCallback`) as a pass of its own over one side of the transform
-//! (`kernels/callback.cl`): the pre-callback computes the input the transform reads, the post-callback receives
-//! the output it wrote. One pass each way keeps the callbacks out of the FFT kernels, whose loads and stores
-//! take many shapes, at the cost of one more read and write of that side.
+//! A user's clFFT callback (`clfftSetPlanCallback`): the pre-callback computes the input the transform reads,
+//! the post-callback receives the output it writes.
+//!
+//! Where a plan's loads of the input and its final stores all lie in Stockham kernels, the callbacks run in
+//! those loads and stores (`FusedCallbacks`, `kernels/access.cl`), as clFFT runs them. Elsewhere each runs as a
+//! pass of its own over its side (`CallbackKernel`, `kernels/callback.cl`), at the cost of one more read and
+//! write of that side and a copy of it.
 
 use super::{Defines, KernelSource, Precision, COMMON_CL};
+
+/// A user's callback as a kernel's loads or stores call it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FusedCallback {
+    /// The user's function name and code.
+    pub function: String,
+    pub code: String,
+    /// The function takes a `__local` buffer as its last argument.
+    pub local_mem: bool,
+}
+
+/// The callbacks fused into one kernel: the pre-callback into its loads, the post-callback into its stores.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FusedCallbacks {
+    pub pre: Option<FusedCallback>,
+    pub post: Option<FusedCallback>,
+}
+
+impl FusedCallbacks {
+    /// PRE_CALLBACK, PRE_FN and PRE_LOCAL, and the same for POST.
+    pub(crate) fn define(&self, d: &mut Defines) {
+        for (prefix, callback) in [("PRE", &self.pre), ("POST", &self.post)] {
+            d.flag(&format!("{prefix}_CALLBACK"), callback.is_some());
+            if let Some(c) = callback {
+                d.set(&format!("{prefix}_FN"), self.name(prefix, c)).flag(&format!("{prefix}_LOCAL"), c.local_mem);
+            }
+        }
+    }
+
+    /// Both callbacks in one piece of code, which then comes once.
+    fn shared_code(&self) -> bool {
+        matches!((&self.pre, &self.post), (Some(pre), Some(post)) if pre.code == post.code)
+    }
+
+    /// The name the kernel calls a callback by. Two pieces of code may each name their function alike (each
+    /// ran in a program of its own before): each is renamed for the kernel, a macro around its code.
+    fn name(&self, prefix: &str, callback: &FusedCallback) -> String {
+        if self.shared_code() {
+            callback.function.clone()
+        } else {
+            format!("fftx_{}_callback", prefix.to_lowercase())
+        }
+    }
+
+    /// The user's code ahead of the kernel's defines and files, so that neither sees the other's macros (the
+    /// kernel's single letters would break the user's names); double precision enabled first, as clFFT does.
+    pub fn ahead_of(&self, program: String, precision: Precision) -> String {
+        if self.pre.is_none() && self.post.is_none() {
+            return program;
+        }
+        let mut source = String::new();
+        if precision == Precision::Double {
+            source.push_str("#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+        }
+        if self.shared_code() {
+            source.push_str(&self.pre.as_ref().map_or(String::new(), |c| format!("{}\n", c.code)));
+        } else {
+            for (prefix, callback) in [("PRE", &self.pre), ("POST", &self.post)] {
+                if let Some(c) = callback {
+                    let name = self.name(prefix, c);
+                    source.push_str(&format!("#define {} {name}\n{}\n#undef {}\n", c.function, c.code, c.function));
+                }
+            }
+        }
+        source + &program
+    }
+}
 
 const CALLBACK_CL: &str = include_str!("../../kernels/callback.cl");
 

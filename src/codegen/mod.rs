@@ -101,6 +101,23 @@ impl KernelSpec {
         (input.bytes(precision), output.bytes(precision))
     }
 
+    /// The user's callbacks in the kernel's loads and stores; None for a kernel that cannot take them.
+    pub fn callbacks(&self) -> Option<&callback::FusedCallbacks> {
+        match self {
+            KernelSpec::Stockham(k) => Some(&k.callbacks),
+            KernelSpec::Transpose(k) => Some(&k.callbacks),
+            KernelSpec::Elementwise(_) => None,
+        }
+    }
+
+    pub fn callbacks_mut(&mut self) -> Option<&mut callback::FusedCallbacks> {
+        match self {
+            KernelSpec::Stockham(k) => Some(&mut k.callbacks),
+            KernelSpec::Transpose(k) => Some(&mut k.callbacks),
+            KernelSpec::Elementwise(_) => None,
+        }
+    }
+
     pub fn wide_index(&self) -> bool {
         match self {
             KernelSpec::Stockham(k) => k.wide_index,

@@ -1,6 +1,7 @@
 //! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
 
 use super::bluestein::{Factor, IndexedFactor};
+use super::callback::FusedCallbacks;
 use super::twiddle::{mul_mod, split_table, split_table_shape, stockham_offsets, stockham_table, unit_root};
 use super::{
     Defines, KernelSource, Precision, Reach, ACCESS_CL, BUTTERFLIES_CL, COMMON_CL, LANES_CL, LAYOUT_CL, REAL_CL,
@@ -225,6 +226,8 @@ pub struct StockhamKernel {
     pub in_place_passes: bool,
     /// Loads and stores take neighbouring work-items to neighbouring slots (stockham.cl, SLOT_MAJOR_IO).
     pub slot_major_io: bool,
+    /// A user's callbacks run in this kernel's loads and stores (access.cl).
+    pub callbacks: FusedCallbacks,
 }
 
 /// Where a leaf runs a DFT across its lanes (stockham.cl, LANES_DFT_IN and LANES_DFT_OUT).
@@ -483,6 +486,10 @@ impl StockhamKernel {
     /// against 1.59), and so did the parts of c2c 16807 after their DFT across the lanes, streamed or not (double
     /// 7.4 -> 7.9-8.1 ms, single 4.9 -> 5.3-5.8; the twin split, whose rows were partial lines, gains).
     pub fn packed_rows(&self) -> bool {
+        // A post-callback receives the elements one at a time.
+        if self.callbacks.post.is_some() {
+            return false;
+        }
         let dim0 = self.batch.first();
         // A twin split across the lanes: the parts' rows of n values (Hermitian halves of the pair), back to
         // back, gather in the free buffer and leave as two runs that stream; stored row by row, a block at a
@@ -660,7 +667,7 @@ impl StockhamKernel {
             .set("REAL_STAGE", self.real_stage.code())
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
-            .flag("OUT_STREAM", self.streaming_store)
+            .flag("OUT_STREAM", self.streaming_store && self.callbacks.post.is_none())
             .flag("LANES_DFT_IN", self.lanes_dft == LanesDft::Load)
             .flag("LANES_DFT_OUT", self.lanes_dft == LanesDft::Store)
             .flag("PACKED_ROWS", self.packed_rows())
@@ -708,9 +715,11 @@ impl StockhamKernel {
                 .set(&format!("PL{}", q + 1), span)
                 .set(&format!("PO{}", q + 1), offset);
         }
+        self.callbacks.define(&mut d);
+        let program = d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, STOCKHAM_CL]);
         KernelSource {
             entry: "fftx_stockham",
-            source: d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, STOCKHAM_CL]),
+            source: self.callbacks.ahead_of(program, self.precision),
             options: String::new(),
         }
     }
@@ -975,6 +984,7 @@ mod tests {
             lanes_dft: LanesDft::None,
             in_place_passes: false,
             slot_major_io: false,
+            callbacks: Default::default(),
         }
     }
 

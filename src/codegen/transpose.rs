@@ -2,6 +2,7 @@
 //! blocks. Shapes and strides are runtime `params`; only the precision, the layouts, the lane count and
 //! whether rows are contiguous are compiled in, so one program serves every size.
 
+use super::callback::FusedCallbacks;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
 use super::{Defines, KernelSource, Precision, Reach, ACCESS_CL, COMMON_CL, LANES_CL, LAYOUT_CL};
 
@@ -49,6 +50,8 @@ pub struct TransposeKernel {
     pub lanes: usize,
     /// Offsets may exceed 2^32 elements.
     pub wide_index: bool,
+    /// A user's callbacks run in this kernel's loads and stores (access.cl).
+    pub callbacks: FusedCallbacks,
 }
 
 impl TransposeKernel {
@@ -157,11 +160,9 @@ impl TransposeKernel {
             TransposeOp::Tiled { .. } => ("fftx_transpose_tiled", TILED_CL),
             TransposeOp::BlockCycles { .. } => ("fftx_transpose_cycles", CYCLES_CL),
         };
-        KernelSource {
-            entry,
-            source: d.program(&[COMMON_CL, LANES_CL, ACCESS_CL, LAYOUT_CL, TRANSPOSE_CL, kernel]),
-            options: String::new(),
-        }
+        self.callbacks.define(&mut d);
+        let program = d.program(&[COMMON_CL, LANES_CL, ACCESS_CL, LAYOUT_CL, TRANSPOSE_CL, kernel]);
+        KernelSource { entry, source: self.callbacks.ahead_of(program, self.precision), options: String::new() }
     }
 
     /// The layout.cl header, then the kernel's own entries (`TP(i)` in the kernels).
@@ -264,6 +265,7 @@ mod tests {
             out_planar: false,
             lanes,
             wide_index: false,
+            callbacks: Default::default(),
         };
         let square = TransposeOp::Square { size: 17, row_stride: 17, col_stride: 1 };
         // 17 = 3 blocks of 8 (two pairs per row of blocks above the diagonal plus the diagonal: 6 pairs).

@@ -1,11 +1,11 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
-use super::{enqueue_chain, real_arg, Callback, Direction, KernelLaunch, Settings};
-use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage};
-use crate::codegen::{KernelSource, Precision};
+use super::{enqueue_chain, real_arg, Callback, Direction, KernelLaunch, Settings, KERNEL_ARGS};
+use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, FusedCallback};
+use crate::codegen::{KernelSource, KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
-use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, TransformKind};
+use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
 
@@ -31,6 +31,8 @@ pub struct Baked {
     own_tmp: Option<Buffer>,
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
+    /// The user data of callbacks fused into the kernels, which hold them as arguments.
+    _fused_userdata: Vec<Buffer>,
 }
 
 /// A callback's pass, and the plan's own copy of its side: the input the transform then reads (pre), or the
@@ -106,6 +108,56 @@ fn callback_kernel(
     }
 }
 
+/// The plan's steps with the callbacks in their loads and stores: the pre-callback in every kernel that reads the
+/// user's input before a step writes it, the post-callback in the last one, which writes the user's output (in
+/// place, one buffer is both). None where such a kernel cannot take them (an elementwise pass).
+fn with_fused_callbacks(
+    steps: &[Step],
+    pre: Option<&Callback>,
+    post: Option<&Callback>,
+    in_place: bool,
+) -> Option<Vec<Step>> {
+    let user_in = |b: BufRef| b == BufRef::Input || (in_place && b == BufRef::Output);
+    let user_out = |b: BufRef| b == BufRef::Output || (in_place && b == BufRef::Input);
+    let fused = |c: &Callback| FusedCallback {
+        function: c.function.clone(),
+        code: c.code.clone(),
+        local_mem: c.local_bytes > 0,
+    };
+    let mut steps = steps.to_vec();
+    if let Some(pre) = pre {
+        let mut input_written = false;
+        for step in &mut steps {
+            if user_in(step.src) && !input_written {
+                step.kernel.callbacks_mut()?.pre = Some(fused(pre));
+            }
+            input_written |= user_in(step.dst);
+        }
+    }
+    if let Some(post) = post {
+        let last = steps.last_mut().filter(|s| user_out(s.dst))?;
+        last.kernel.callbacks_mut()?.post = Some(fused(post));
+    }
+    Some(steps)
+}
+
+/// Sets the arguments a kernel's fused callbacks take after its own: each one's user data, then its local
+/// memory where it asks for some.
+fn with_callback_args(kernel: Kernel, spec: &KernelSpec, settings: &Settings) -> Result<Kernel> {
+    let Some(fused) = spec.callbacks() else { return Ok(kernel) };
+    let mut index = KERNEL_ARGS as u32;
+    for (fused, callback) in [(&fused.pre, &settings.pre_callback), (&fused.post, &settings.post_callback)] {
+        let Some(c) = callback.as_ref().filter(|_| fused.is_some()) else { continue };
+        kernel.set_arg(index, Arg::Mem(c.userdata.as_ref().map_or(std::ptr::null_mut(), |b| b.raw())))?;
+        index += 1;
+        if c.local_bytes > 0 {
+            kernel.set_arg(index, Arg::Local(c.local_bytes))?;
+            index += 1;
+        }
+    }
+    Ok(kernel)
+}
+
 /// Bytes one plane of a buffer must hold: real data over the real lengths, complex data (interleaved or
 /// one plane of planar) over the complex lengths.
 fn plane_bytes(problem: &Problem, layout: &BufferLayout, real: bool) -> usize {
@@ -126,14 +178,9 @@ impl Baked {
         check_precision(settings.precision, &device)?;
         let mut problem: Problem = settings.problem()?;
         let user_in_place = problem.in_place;
-        // A callback pass stages its side in a copy of its own, so the transform between runs out of place.
         let callbacks = [(&settings.pre_callback, CallbackStage::Pre), (&settings.post_callback, CallbackStage::Post)];
-        let callback_kernels: Vec<(&Callback, CallbackKernel)> = callbacks
-            .iter()
-            .filter_map(|(c, stage)| c.as_ref().map(|c| (c, callback_kernel(&problem, c, *stage, &device))))
-            .collect();
-        if let Some((c, _)) =
-            callback_kernels.iter().find(|(c, _)| c.local_bytes as u64 > device.local_mem_bytes as u64)
+        if let Some(c) =
+            callbacks.iter().filter_map(|(c, _)| c.as_ref()).find(|c| c.local_bytes as u64 > device.local_mem_bytes)
         {
             return fail(
                 ErrorKind::InvalidArgValue,
@@ -143,16 +190,49 @@ impl Baked {
                 ),
             );
         }
-        if !callback_kernels.is_empty() {
-            problem.in_place = false;
-            if problem.no_scratch {
-                crate::log!(Topic::Info, "a plan with callbacks allocates a copy of each side a callback runs on");
-            }
-        }
         let in_bytes = plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C);
         let out_bytes = plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R);
         check_allocatable(&device, in_bytes.max(out_bytes), "its data")?;
-        let exec = planner::plan(&problem, &device)?;
+        let context = settings.context.clone();
+        let mut exec = planner::plan(&problem, &device)?;
+        let has_callbacks = callbacks.iter().any(|(c, _)| c.is_some());
+        // The callbacks run in the plan's own loads and stores where they can; otherwise, or where the user's
+        // code does not build inside the kernels, each runs as a pass of its own.
+        let mut built = None;
+        if has_callbacks {
+            let (pre, post) = (settings.pre_callback.as_ref(), settings.post_callback.as_ref());
+            match with_fused_callbacks(&exec.steps, pre, post, user_in_place) {
+                Some(steps) => {
+                    let sources: Vec<_> = steps.iter().map(|s| s.kernel.source()).collect();
+                    match build_all(&context, &device, &sources.iter().collect::<Vec<_>>()) {
+                        Ok(programs) => {
+                            exec.steps = steps;
+                            built = Some((sources, programs));
+                        }
+                        Err(e) if e.kind == ErrorKind::BuildProgramFailure => {
+                            crate::log!(Topic::Info, "the callbacks do not build inside the plan's kernels: {e}");
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                None => crate::log!(Topic::Info, "the plan's first loads or last stores cannot run the callbacks"),
+            }
+        }
+        let staged = has_callbacks && built.is_none();
+        // A callback pass stages its side in a copy of its own, so the transform between runs out of place.
+        let callback_kernels: Vec<(&Callback, CallbackKernel)> = if staged {
+            problem.in_place = false;
+            exec = planner::plan(&problem, &device)?;
+            if problem.no_scratch {
+                crate::log!(Topic::Info, "a plan with callback passes allocates a copy of each side they run on");
+            }
+            callbacks
+                .iter()
+                .filter_map(|(c, stage)| c.as_ref().map(|c| (c, callback_kernel(&problem, c, *stage, &device))))
+                .collect()
+        } else {
+            Vec::new()
+        };
         check_allocatable(&device, exec.tmp_elements() * settings.precision.complex_bytes(), "its scratch buffer")?;
         crate::log!(
             Topic::Plan,
@@ -162,12 +242,17 @@ impl Baked {
             device.name,
             exec.tree
         );
-        let context = settings.context.clone();
-        let sources: Vec<_> = exec.steps.iter().map(|s| s.kernel.source()).collect();
         let callback_sources: Vec<_> = callback_kernels.iter().map(|(_, k)| k.source()).collect();
-        let all_sources: Vec<&KernelSource> = sources.iter().chain(&callback_sources).collect();
-        let mut programs = build_all(&context, &device, &all_sources)?;
-        let callback_programs = programs.split_off(sources.len());
+        let (sources, programs, callback_programs) = match built {
+            Some((sources, programs)) => (sources, programs, Vec::new()),
+            None => {
+                let sources: Vec<_> = exec.steps.iter().map(|s| s.kernel.source()).collect();
+                let all_sources: Vec<&KernelSource> = sources.iter().chain(&callback_sources).collect();
+                let mut programs = build_all(&context, &device, &all_sources)?;
+                let callback_programs = programs.split_off(sources.len());
+                (sources, programs, callback_programs)
+            }
+        };
         let (mut pre_callback, mut post_callback) = (None, None);
         for (((callback, kernel), source), program) in
             callback_kernels.iter().zip(&callback_sources).zip(callback_programs)
@@ -204,7 +289,7 @@ impl Baked {
                 src_reach: src_reach + offset_bytes(step.src),
                 dst_reach: dst_reach + offset_bytes(step.dst),
                 run: KernelLaunch {
-                    kernel: Kernel::create(program, source.entry)?,
+                    kernel: with_callback_args(Kernel::create(program, source.entry)?, &step.kernel, settings)?,
                     table: upload_table(&context, &step.kernel.twiddles(), settings.precision)?,
                     params: Buffer::with_data(&context, &step.kernel.params())?,
                     global,
@@ -233,6 +318,11 @@ impl Baked {
             own_tmp: None,
             pre_callback,
             post_callback,
+            _fused_userdata: if staged {
+                Vec::new()
+            } else {
+                callbacks.iter().filter_map(|(c, _)| c.as_ref()?.userdata.clone()).collect()
+            },
         };
         crate::log!(Topic::Info, "baked in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
         Ok(baked)
@@ -526,6 +616,35 @@ mod tests {
             fp64: false,
             native_width_f32: 1,
             svm_buffers: false,
+        }
+    }
+
+    fn callback(function: &str) -> Callback {
+        Callback { function: function.into(), code: String::new(), local_bytes: 0, userdata: None }
+    }
+
+    /// For each step: whether it runs the pre-callback and the post-callback.
+    fn fused(problem: &Problem) -> Option<Vec<(bool, bool)>> {
+        let exec = planner::plan(problem, &planner::test_device::cpu()).unwrap();
+        let (pre, post) = (callback("pre"), callback("post"));
+        let steps = with_fused_callbacks(&exec.steps, Some(&pre), Some(&post), problem.in_place)?;
+        let callbacks = |s: &Step| s.kernel.callbacks().map_or((false, false), |c| (c.pre.is_some(), c.post.is_some()));
+        Some(steps.iter().map(callbacks).collect())
+    }
+
+    #[test]
+    fn callbacks_fuse_into_the_first_loads_and_the_last_stores() {
+        use planner::test_device::{c2c, transform};
+        assert_eq!(fused(&c2c(&[1024], 8)), Some(vec![(true, true)]));
+        assert_eq!(fused(&c2c(&[1 << 20], 2)), Some(vec![(true, false), (false, true)]));
+        // In place the buffer holds the input only until the first step writes it.
+        let in_place = Problem { in_place: true, no_scratch: true, ..c2c(&[1 << 16], 1) };
+        let steps = fused(&in_place).unwrap();
+        assert!(steps.len() > 1 && steps[0].0 && steps[1..].iter().all(|s| !s.0), "{steps:?}");
+        assert!(steps.last().unwrap().1 && steps[..steps.len() - 1].iter().all(|s| !s.1), "{steps:?}");
+        for kind in [TransformKind::R2C, TransformKind::C2R] {
+            let steps = fused(&transform(kind, &[256, 256], 3, true, Precision::Double)).unwrap();
+            assert!(steps[0].0 && steps.last().unwrap().1, "{kind:?}: {steps:?}");
         }
     }
 

@@ -392,12 +392,15 @@ pub(crate) struct KernelLaunch {
     pub wide_index: bool,
 }
 
-/// A launch with its eleven arguments bound, ready for `enqueue_chain`.
+/// The arguments every plan kernel takes; fused callbacks take theirs after these.
+pub(crate) const KERNEL_ARGS: usize = 11;
+
+/// A launch with its arguments bound, ready for `enqueue_chain`.
 pub(crate) struct StepLaunch<'a> {
     kernel: &'a Kernel,
     global: [usize; 2],
     local: [usize; 2],
-    args: [Arg; 11],
+    args: [Arg; KERNEL_ARGS],
 }
 
 impl KernelLaunch {

@@ -20,7 +20,7 @@ pub mod tree;
 #[cfg(test)]
 mod sweep_tests;
 #[cfg(test)]
-mod test_device;
+pub(crate) mod test_device;
 
 use crate::codegen::bluestein::{Factor, IndexedFactor};
 use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
@@ -561,6 +561,7 @@ impl Ctx<'_> {
             lanes_dft: job.lanes_dft,
             in_place_passes: shape.in_place_passes,
             slot_major_io: shape.slot_major_io,
+            callbacks: Default::default(),
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
         // Rows wider than 8 lanes only where the device's native float vectors are that wide (AVX-512).

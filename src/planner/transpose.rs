@@ -82,6 +82,7 @@ pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan>
             out_planar: planar,
             lanes: lanes(device),
             wide_index: false,
+            callbacks: Default::default(),
         };
         k.wide_index = needs_wide_index([(k.reach_in(), 0), (k.reach_out(), 0)]);
         k
@@ -159,6 +160,7 @@ pub(super) fn swap_digits(
         out_planar: resolved.planar,
         lanes: lanes(ctx.device),
         wide_index: false,
+        callbacks: Default::default(),
     };
     let kernel =
         TransposeKernel { wide_index: ctx.wide((buffer, buffer), [kernel.reach_in(), kernel.reach_out()]), ..kernel };
