@@ -1,7 +1,9 @@
 /* The no-allocation mode (CLFFT_REQUEST_LIB_NOMEMALLOC) as a clFFT application sees it, run under the
  * alloc_probe.c shim: for each case it bakes and runs a 1D transform of an impulse and checks that
  * clfftGetTmpBufSize reports 0, that the OpenCL buffers created during bake and enqueue add up to at most 1%
- * of the data (so none exceeds it), and that the result matches the exact spectrum. One case switches the mode off for its plan and
+ * of the data (so none exceeds it), and that the result matches the exact spectrum. One case adds callbacks
+ * (a pre-callback that doubles each input and a post-callback that halves each result), which run inside the
+ * plan's kernels and so allocate nothing either. One case switches the mode off for its plan and
  * checks that the probe then sees the scratch buffer, so the probe is known to see fftx's allocations.
  *
  * Run with CLFFT_REQUEST_LIB_NOMEMALLOC=1 and LD_PRELOAD naming the shim. */
@@ -23,9 +25,17 @@ struct usage {
     size_t buffers, total, largest, tmp;
 };
 
-/* Runs one forward transform of an impulse at position `at` and returns what was allocated meanwhile. */
+static const char *pre_doubled = "float2 pre_doubled(__global void *in, uint k, __global void *user) {\n"
+                                 "    return ((__global float2 *)in)[k] * 2.0f;\n"
+                                 "}\n";
+static const char *post_halved = "void post_halved(__global void *out, uint k, __global void *user, float2 v) {\n"
+                                 "    ((__global float2 *)out)[k] = v * 0.5f;\n"
+                                 "}\n";
+
+/* Runs one forward transform of an impulse at position `at` and returns what was allocated meanwhile; with
+ * `callbacks`, through pre_doubled and post_halved (single precision, interleaved). */
 static struct usage run(const struct cl_env *env, const struct probe *probe, size_t n, clfftPrecision precision,
-                        clfftLayout layout, int in_place, int mode)
+                        clfftLayout layout, int in_place, int mode, int callbacks)
 {
     const size_t at = 12345 % n;
     double *host = allocate(2 * n * sizeof(double));
@@ -46,6 +56,10 @@ static struct usage run(const struct cl_env *env, const struct probe *probe, siz
     CHECK(clfftSetResultLocation(plan, in_place ? CLFFT_INPLACE : CLFFT_OUTOFPLACE));
     if (mode >= 0) {
         CHECK(fftxSetPlanNoMemAlloc(plan, mode));
+    }
+    if (callbacks) {
+        CHECK(clfftSetPlanCallback(plan, "pre_doubled", pre_doubled, 0, PRECALLBACK, NULL, 0));
+        CHECK(clfftSetPlanCallback(plan, "post_halved", post_halved, 0, POSTCALLBACK, NULL, 0));
     }
     CHECK(clfftBakePlan(plan, 1, (cl_command_queue *)&env->queue, NULL, NULL));
     CHECK(clfftGetTmpBufSize(plan, &used.tmp));
@@ -84,11 +98,11 @@ int main(void)
         size_t n;
         clfftPrecision precision;
         clfftLayout layout;
-        int in_place;
+        int in_place, callbacks;
     } cases[] = {
-        {1u << 22, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 1}, {1u << 21, CLFFT_SINGLE, CLFFT_COMPLEX_PLANAR, 1},
-        {3u << 20, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 0}, {1u << 21, CLFFT_DOUBLE, CLFFT_COMPLEX_INTERLEAVED, 1},
-        {1u << 24, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 1},
+        {1u << 22, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 1, 0}, {1u << 21, CLFFT_SINGLE, CLFFT_COMPLEX_PLANAR, 1, 0},
+        {3u << 20, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 0, 0}, {1u << 21, CLFFT_DOUBLE, CLFFT_COMPLEX_INTERLEAVED, 1, 0},
+        {1u << 24, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 1, 0}, {1u << 22, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 1, 1},
     };
     size_t c;
     probe.start = (probe_start_fn)dlsym(RTLD_DEFAULT, "alloc_probe_start");
@@ -101,11 +115,13 @@ int main(void)
     CHECK(clfftSetup(NULL));
     for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         size_t data = cases[c].n * 2 * real_bytes(cases[c].precision);
-        struct usage used = run(&env, &probe, cases[c].n, cases[c].precision, cases[c].layout, cases[c].in_place, -1);
-        printf("n=%zu %s %s %s: tmp %zu, %zu buffers, %zu bytes = %.3f%% of the data, largest %zu\n", cases[c].n,
+        struct usage used = run(&env, &probe, cases[c].n, cases[c].precision, cases[c].layout, cases[c].in_place, -1,
+                                cases[c].callbacks);
+        printf("n=%zu %s %s %s%s: tmp %zu, %zu buffers, %zu bytes = %.3f%% of the data, largest %zu\n", cases[c].n,
                cases[c].precision == CLFFT_DOUBLE ? "double" : "single",
                cases[c].layout == CLFFT_COMPLEX_PLANAR ? "planar" : "interleaved",
-               cases[c].in_place ? "in place" : "out of place", used.tmp, used.buffers, used.total,
+               cases[c].in_place ? "in place" : "out of place", cases[c].callbacks ? " with callbacks" : "", used.tmp,
+               used.buffers, used.total,
                100.0 * used.total / data, used.largest);
         REQUIRE(used.tmp == 0);
         REQUIRE(used.buffers > 0);
@@ -114,7 +130,7 @@ int main(void)
     {
         /* The control: the same transform with the mode off allocates its scratch, and the probe sees it. */
         size_t n = 1u << 20, data = n * 2 * sizeof(cl_float);
-        struct usage used = run(&env, &probe, n, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 1, 0);
+        struct usage used = run(&env, &probe, n, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, 1, 0, 0);
         printf("n=%zu single interleaved in place, mode off: tmp %zu, %zu buffers, largest %zu\n", n, used.tmp,
                used.buffers, used.largest);
         REQUIRE(used.tmp >= data);
