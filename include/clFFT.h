@@ -264,8 +264,11 @@ CLFFTAPI clfftStatus clfftSetPlanTransposeResult(clfftPlanHandle plHandle, clfft
  * buffer of that size may be passed as tmpBuffer to clfftEnqueueTransform. */
 CLFFTAPI clfftStatus clfftGetTmpBufSize(const clfftPlanHandle plHandle, size_t *buffersize);
 
-/* Registers OpenCL C code to run on each input or output value. fftx does not run callbacks yet and answers
- * CLFFT_NOTIMPLEMENTED. */
+/* Registers OpenCL C code to run on each input value (PRECALLBACK: it returns the value the transform reads)
+ * or on each output value (POSTCALLBACK: it receives the value and stores what it likes), with clFFT's
+ * prototypes, at most one user-data buffer and localMemSize bytes of local memory (0 for none). The code is
+ * compiled into the plan's kernels at the next bake, which fails with CL_BUILD_PROGRAM_FAILURE where it does
+ * not compile. */
 CLFFTAPI clfftStatus clfftSetPlanCallback(clfftPlanHandle plHandle, const char *funcName, const char *funcString,
                                           int localMemSize, clfftCallbackType callbackType, cl_mem *userdata,
                                           int numUserdataBuffers);

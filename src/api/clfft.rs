@@ -590,9 +590,9 @@ pub unsafe extern "C" fn clfftGetTmpBufSize(plHandle: clfftPlanHandle, buffersiz
 }
 
 /// Registers a pre-callback (`callbackType` 0), which computes each input element, or a post-callback (1),
-/// which receives each result, as clFFT defines them; the plan runs it in a pass of its own. The name and
-/// code are copied and the user-data buffer retained. Takes effect at the next bake, which reports a
-/// callback that does not compile.
+/// which receives each result, as clFFT defines them; the plan runs it in its kernels' loads or stores, or in
+/// a pass of its own (`plan::exec`). The name and code are copied and the user-data buffer retained. Takes
+/// effect at the next bake, which reports a callback that does not compile.
 #[no_mangle]
 pub unsafe extern "C" fn clfftSetPlanCallback(
     plHandle: clfftPlanHandle,

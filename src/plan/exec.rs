@@ -1,7 +1,7 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
 use super::{enqueue_chain, real_arg, Callback, Direction, KernelLaunch, Settings, KERNEL_ARGS};
-use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, FusedCallback};
+use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, FusedCallback, FusedCallbacks};
 use crate::codegen::{KernelSource, KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
@@ -206,6 +206,16 @@ impl Baked {
                     let sources: Vec<_> = steps.iter().map(|s| s.kernel.source()).collect();
                     match build_all(&context, &device, &sources.iter().collect::<Vec<_>>()) {
                         Ok(programs) => {
+                            let taking = |pick: fn(&FusedCallbacks) -> bool| -> Vec<usize> {
+                                let fused = |s: &Step| s.kernel.callbacks().is_some_and(pick);
+                                steps.iter().enumerate().filter(|(_, s)| fused(s)).map(|(i, _)| i).collect()
+                            };
+                            crate::log!(
+                                Topic::Plan,
+                                "callbacks in the kernels: pre in steps {:?}, post in steps {:?}",
+                                taking(|c| c.pre.is_some()),
+                                taking(|c| c.post.is_some())
+                            );
                             exec.steps = steps;
                             built = Some((sources, programs));
                         }
