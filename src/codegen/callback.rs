@@ -1,10 +1,11 @@
 //! A user's clFFT callback (`clfftSetPlanCallback`): the pre-callback computes the input the transform reads,
 //! the post-callback receives the output it writes.
 //!
-//! Where a plan's loads of the input and its final stores all lie in Stockham kernels, the callbacks run in
-//! those loads and stores (`FusedCallbacks`, `kernels/access.cl`), as clFFT runs them. Elsewhere each runs as a
-//! pass of its own over its side (`CallbackKernel`, `kernels/callback.cl`), at the cost of one more read and
-//! write of that side and a copy of it.
+//! Where a plan's first loads of the input and its final stores lie in Stockham or transpose kernels, the
+//! callbacks run in those loads and stores (`FusedCallbacks`, `kernels/access.cl`), as clFFT runs them.
+//! Elsewhere (an elementwise pass, or user code that does not build inside the kernels) each runs as a pass of
+//! its own over its side (`CallbackKernel`, `kernels/callback.cl`), at the cost of one more read and write of
+//! that side and a copy of it.
 
 use super::{Defines, KernelSource, Precision, COMMON_CL};
 
