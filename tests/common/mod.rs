@@ -839,33 +839,11 @@ impl DevicePlanes {
             self.mems
                 .iter()
                 .zip(&self.lengths)
-                .map(|(mem, &n)| unsafe {
+                .map(|(mem, &n)| {
                     if double {
-                        let mut v = vec![0f64; n];
-                        ocl::core::enqueue_read_buffer(
-                            queue,
-                            mem,
-                            true,
-                            0,
-                            &mut v,
-                            None::<ocl::core::Event>,
-                            None::<&mut ocl::core::Event>,
-                        )
-                        .expect("read");
-                        v
+                        read_back::<f64>(queue, mem, n)
                     } else {
-                        let mut v = vec![0f32; n];
-                        ocl::core::enqueue_read_buffer(
-                            queue,
-                            mem,
-                            true,
-                            0,
-                            &mut v,
-                            None::<ocl::core::Event>,
-                            None::<&mut ocl::core::Event>,
-                        )
-                        .expect("read");
-                        v.into_iter().map(f64::from).collect()
+                        read_back::<f32>(queue, mem, n).into_iter().map(f64::from).collect()
                     }
                 })
                 .collect(),
@@ -876,4 +854,22 @@ impl DevicePlanes {
         let first = self.mems[0].as_ptr();
         [first, self.mems.get(1).map_or(first, |m| m.as_ptr())]
     }
+}
+
+/// `n` values of `T` from the start of `mem`, read blocking.
+fn read_back<T: ocl::OclPrm>(queue: &ocl::core::CommandQueue, mem: &ocl::core::Mem, n: usize) -> Vec<T> {
+    let mut values = vec![T::default(); n];
+    unsafe {
+        ocl::core::enqueue_read_buffer(
+            queue,
+            mem,
+            true,
+            0,
+            &mut values,
+            None::<ocl::core::Event>,
+            None::<&mut ocl::core::Event>,
+        )
+    }
+    .expect("read");
+    values
 }
