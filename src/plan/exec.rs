@@ -31,8 +31,6 @@ pub struct Baked {
     own_tmp: Option<Buffer>,
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
-    /// The user data of callbacks fused into the kernels, which hold them as arguments.
-    _fused_userdata: Vec<Buffer>,
 }
 
 /// A callback's pass, and the plan's own copy of its side: the input the transform then reads (pre), or the
@@ -142,7 +140,8 @@ fn with_fused_callbacks(
 }
 
 /// Sets the arguments a kernel's fused callbacks take after its own: each one's user data, then its local
-/// memory where it asks for some.
+/// memory where it asks for some. The plan's settings retain the user data while this bake lives: any change to
+/// them drops the bake.
 fn with_callback_args(kernel: Kernel, spec: &KernelSpec, settings: &Settings) -> Result<Kernel> {
     let Some(fused) = spec.callbacks() else { return Ok(kernel) };
     let mut index = KERNEL_ARGS as u32;
@@ -328,11 +327,6 @@ impl Baked {
             own_tmp: None,
             pre_callback,
             post_callback,
-            _fused_userdata: if staged {
-                Vec::new()
-            } else {
-                callbacks.iter().filter_map(|(c, _)| c.as_ref()?.userdata.clone()).collect()
-            },
         };
         crate::log!(Topic::Info, "baked in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
         Ok(baked)
