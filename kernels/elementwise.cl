@@ -22,7 +22,8 @@
  * the same two inputs (and share the root, w_2N^(N-k) = -conj(w_2N^k)), so a work-item takes CHUNKS_PER_ITEM
  * chunks of VW outputs k = c VW .. c VW + VW - 1 (c = 1 .. CHUNKS, all below N / 2) together with their
  * mirrors, as vectors; the work-item at x = 0 also computes the outputs no chunk covers.
- * Arguments match fftx_stockham, so a plan launches either the same way.
+ * Arguments match fftx_stockham, so a plan launches either the same way, fused callbacks' ones included
+ * (PRE_CALLBACK, POST_CALLBACK: access.cl).
  */
 #define OP_R2C_POST 1
 #define OP_TRUNCATE 2
@@ -34,13 +35,41 @@
 #define OP_TWIN_SPLIT 8
 #define OP_TWIN_MERGE 9
 
+/* element() and mirrored_chunk() load and store for the kernel, so they take its fused callbacks' scope as
+ * parameters after their own (CALLBACK_SCOPE; the kernel passes CALLBACK_PASS) and declare the temporaries
+ * access.cl's callback macros use (CALLBACK_TEMPS). */
+#if PRE_CALLBACK || POST_CALLBACK
+#define CALLBACK_SCOPE                                                                              \
+    , __global void *const fftx_cb_in_re, __global void *const fftx_cb_in_im, __global void *const fftx_cb_out_re, \
+        __global void *const fftx_cb_out_im, const IDX in_off, const IDX out_off PRE_PARAMS POST_PARAMS
+#define CALLBACK_PASS , fftx_cb_in_re, fftx_cb_in_im, fftx_cb_out_re, fftx_cb_out_im, in_off, out_off PRE_ARGS POST_ARGS
+#define CALLBACK_TEMPS()                                                                            \
+    CB_REAL2 fftx_cb_v;                                                                             \
+    REAL fftx_cb_re[VW], fftx_cb_im[VW]
+#else
+#define CALLBACK_SCOPE
+#define CALLBACK_PASS
+#define CALLBACK_TEMPS()
+#endif
+#if PRE_CALLBACK
+#define PRE_ARGS , fftx_pre_user PRE_LOCAL_ARG
+#else
+#define PRE_ARGS
+#endif
+#if POST_CALLBACK
+#define POST_ARGS , fftx_post_user POST_LOCAL_ARG
+#else
+#define POST_ARGS
+#endif
+
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
 
 /* Element k of the transform at input offset ib and output offset ob. */
 AI void element(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                 __global REAL *out_im, __global const REAL *tw, const IDX in_stride, const IDX out_stride,
                 const IDX in_half, const IDX out_half, const IDX ib, const IDX ob, const IDX k,
-                const int lone, const REAL conj_in, const REAL conj_out, const REAL scale) {
+                const int lone, const REAL conj_in, const REAL conj_out, const REAL scale CALLBACK_SCOPE) {
+    CALLBACK_TEMPS();
     REAL xr = K(0.0), xi = K(0.0);
     IDX dest = k;
 #if OP == OP_R2C_POST
@@ -122,7 +151,8 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
  * split stores no mirrors (its outputs end at N / 2) but X and Y; the twin merge reads X and Y. */
 AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                        __global REAL *out_im, __global const REAL *tw, const IDX ib, const IDX ob, const IDX k,
-                       const int lone, const REAL conj_in, const REAL conj_out, const REAL scale) {
+                       const int lone, const REAL conj_in, const REAL conj_out, const REAL scale CALLBACK_SCOPE) {
+    CALLBACK_TEMPS();
     const IDX mirror = N - k - (VW - 1);
     V ar, ai, br, bi, xr, xi, yr, yi;
     IN_ROW(ib + k, ar, ai);
@@ -166,7 +196,7 @@ AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, _
 #define ELEMENTS(first, last)                                                                       \
     for (IDX k = (first); k < (last); k++)                                                          \
     element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k, lone, \
-            conj_in, conj_out, scale)
+            conj_in, conj_out, scale CALLBACK_PASS)
 #endif
 
 #ifdef LONE_DIM
@@ -178,7 +208,8 @@ AI void mirrored_chunk(__global const REAL *in_re, __global const REAL *in_im, _
 __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *in_im, __global REAL *out_re,
                                __global REAL *out_im, __global const REAL *tw, __global const ulong *params,
                                const IDX in_off, const IDX out_off, const REAL conj_in, const REAL conj_out,
-                               const REAL scale) {
+                               const REAL scale PRE_PARAMS POST_PARAMS) {
+    CALLBACK_BASES();
     SHIFT_BUFFERS();
     const IDX t = get_global_id(1);
     const IDX in_stride = (IDX)params[P_IN_STRIDE], out_stride = (IDX)params[P_OUT_STRIDE];
@@ -202,7 +233,7 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
         }
     }
     for (IDX c = c0; c < c0 + CHUNKS_PER_ITEM && c <= CHUNKS; c++)
-        mirrored_chunk(in_re, in_im, out_re, out_im, tw, ib, ob, c * VW, lone, conj_in, conj_out, scale);
+        mirrored_chunk(in_re, in_im, out_re, out_im, tw, ib, ob, c * VW, lone, conj_in, conj_out, scale CALLBACK_PASS);
 #else
     const IDX k0 = get_global_id(0) * PER_ITEM;
     if (k0 >= LOOP_COUNT)
@@ -213,11 +244,11 @@ __kernel void fftx_elementwise(__global const REAL *in_re, __global const REAL *
     if (k0 + PER_ITEM <= LOOP_COUNT) {
         for (int e = 0; e < PER_ITEM; e++)
             element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k0 + e,
-                    lone, conj_in, conj_out, scale);
+                    lone, conj_in, conj_out, scale CALLBACK_PASS);
     } else {
         for (IDX k = k0; k < LOOP_COUNT; k++)
             element(in_re, in_im, out_re, out_im, tw, in_stride, out_stride, in_half, out_half, ib, ob, k,
-                    lone, conj_in, conj_out, scale);
+                    lone, conj_in, conj_out, scale CALLBACK_PASS);
     }
 #endif
 }

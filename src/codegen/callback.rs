@@ -1,10 +1,10 @@
 //! A user's clFFT callback (`clfftSetPlanCallback`): the pre-callback computes the input the transform reads,
 //! the post-callback receives the output it writes.
 //!
-//! Where a plan's first loads of the input and its final stores lie in Stockham or transpose kernels, the
-//! callbacks run in those loads and stores (`FusedCallbacks`, `kernels/access.cl`), as clFFT runs them.
-//! Elsewhere (an elementwise pass, or user code that does not build inside the kernels) each runs as a pass of
-//! its own over its side (`CallbackKernel`, `kernels/callback.cl`), at the cost of one more read and write of
+//! The callbacks run in the loads of the plan's kernels that read the input and the stores of the kernel that
+//! writes the output, whether Stockham, elementwise or transpose (`FusedCallbacks`, `kernels/access.cl`), as
+//! clFFT runs them. Where the user's code does not build inside those kernels, each runs as a pass of its own
+//! over its side (`CallbackKernel`, `kernels/callback.cl`), at the cost of one more read and write of
 //! that side and a copy of it.
 
 use super::{Defines, KernelSource, Precision, COMMON_CL};

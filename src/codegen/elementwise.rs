@@ -2,6 +2,7 @@
 //! (`kernels/elementwise.cl`): the real stage of real transforms too long for one Stockham kernel,
 //! the split of two real transforms run as one complex one, and Rader's permutations and product.
 
+use super::callback::FusedCallbacks;
 use super::rader;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
 use super::twiddle::{split_table, split_table_shape};
@@ -56,6 +57,8 @@ pub struct ElementwiseKernel {
     /// store no twin (`TwinSplit`'s Y, or the twin half of real pairs far apart on output): another pair
     /// stores it as its own.
     pub lone_dim: Option<usize>,
+    /// A user's callbacks run in this pass's loads and stores (access.cl).
+    pub callbacks: FusedCallbacks,
 }
 
 const GROUP: usize = 64;
@@ -211,9 +214,11 @@ impl ElementwiseKernel {
         if let Some(dim) = self.lone_dim {
             d.set("LONE_DIM", dim);
         }
+        self.callbacks.define(&mut d);
+        let program = d.program(&[COMMON_CL, LANES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, ELEMENTWISE_CL]);
         KernelSource {
             entry: "fftx_elementwise",
-            source: d.program(&[COMMON_CL, LANES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, ELEMENTWISE_CL]),
+            source: self.callbacks.ahead_of(program, self.precision),
             options: String::new(),
         }
     }
@@ -257,6 +262,7 @@ mod tests {
             wide_index: false,
             per_item,
             lone_dim: None,
+            callbacks: Default::default(),
         }
     }
 

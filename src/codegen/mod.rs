@@ -101,20 +101,20 @@ impl KernelSpec {
         (input.bytes(precision), output.bytes(precision))
     }
 
-    /// The user's callbacks in the kernel's loads and stores; None for a kernel that cannot take them.
-    pub fn callbacks(&self) -> Option<&callback::FusedCallbacks> {
+    /// The user's callbacks in the kernel's loads and stores.
+    pub fn callbacks(&self) -> &callback::FusedCallbacks {
         match self {
-            KernelSpec::Stockham(k) => Some(&k.callbacks),
-            KernelSpec::Transpose(k) => Some(&k.callbacks),
-            KernelSpec::Elementwise(_) => None,
+            KernelSpec::Stockham(k) => &k.callbacks,
+            KernelSpec::Elementwise(k) => &k.callbacks,
+            KernelSpec::Transpose(k) => &k.callbacks,
         }
     }
 
-    pub fn callbacks_mut(&mut self) -> Option<&mut callback::FusedCallbacks> {
+    pub fn callbacks_mut(&mut self) -> &mut callback::FusedCallbacks {
         match self {
-            KernelSpec::Stockham(k) => Some(&mut k.callbacks),
-            KernelSpec::Transpose(k) => Some(&mut k.callbacks),
-            KernelSpec::Elementwise(_) => None,
+            KernelSpec::Stockham(k) => &mut k.callbacks,
+            KernelSpec::Elementwise(k) => &mut k.callbacks,
+            KernelSpec::Transpose(k) => &mut k.callbacks,
         }
     }
 

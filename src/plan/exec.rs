@@ -108,7 +108,7 @@ fn callback_kernel(
 
 /// The plan's steps with the callbacks in their loads and stores: the pre-callback in every kernel that reads the
 /// user's input before a step writes it, the post-callback in the last one, which writes the user's output (in
-/// place, one buffer is both). None where such a kernel cannot take them (an elementwise pass).
+/// place, one buffer is both). None where the last step does not write the user's output.
 fn with_fused_callbacks(
     steps: &[Step],
     pre: Option<&Callback>,
@@ -127,14 +127,14 @@ fn with_fused_callbacks(
         let mut input_written = false;
         for step in &mut steps {
             if user_in(step.src) && !input_written {
-                step.kernel.callbacks_mut()?.pre = Some(fused(pre));
+                step.kernel.callbacks_mut().pre = Some(fused(pre));
             }
             input_written |= user_in(step.dst);
         }
     }
     if let Some(post) = post {
         let last = steps.last_mut().filter(|s| user_out(s.dst))?;
-        last.kernel.callbacks_mut()?.post = Some(fused(post));
+        last.kernel.callbacks_mut().post = Some(fused(post));
     }
     Some(steps)
 }
@@ -143,7 +143,7 @@ fn with_fused_callbacks(
 /// memory where it asks for some. The plan's settings retain the user data while this bake lives: any change to
 /// them drops the bake.
 fn with_callback_args(kernel: Kernel, spec: &KernelSpec, settings: &Settings) -> Result<Kernel> {
-    let Some(fused) = spec.callbacks() else { return Ok(kernel) };
+    let fused = spec.callbacks();
     let mut index = KERNEL_ARGS as u32;
     for (fused, callback) in [(&fused.pre, &settings.pre_callback), (&fused.post, &settings.post_callback)] {
         let Some(c) = callback.as_ref().filter(|_| fused.is_some()) else { continue };
@@ -206,7 +206,7 @@ impl Baked {
                     match build_all(&context, &device, &sources.iter().collect::<Vec<_>>()) {
                         Ok(programs) => {
                             let taking = |pick: fn(&FusedCallbacks) -> bool| -> Vec<usize> {
-                                let fused = |s: &Step| s.kernel.callbacks().is_some_and(pick);
+                                let fused = |s: &Step| pick(s.kernel.callbacks());
                                 steps.iter().enumerate().filter(|(_, s)| fused(s)).map(|(i, _)| i).collect()
                             };
                             crate::log!(
@@ -224,7 +224,10 @@ impl Baked {
                         Err(e) => return Err(e),
                     }
                 }
-                None => crate::log!(Topic::Info, "the plan's first loads or last stores cannot run the callbacks"),
+                None => crate::log!(
+                    Topic::Info,
+                    "the plan's last step does not write the output the post-callback receives"
+                ),
             }
         }
         let staged = has_callbacks && built.is_none();
@@ -632,7 +635,10 @@ mod tests {
         let exec = planner::plan(problem, &planner::test_device::cpu()).unwrap();
         let (pre, post) = (callback("pre"), callback("post"));
         let steps = with_fused_callbacks(&exec.steps, Some(&pre), Some(&post), problem.in_place)?;
-        let callbacks = |s: &Step| s.kernel.callbacks().map_or((false, false), |c| (c.pre.is_some(), c.post.is_some()));
+        let callbacks = |s: &Step| {
+            let c = s.kernel.callbacks();
+            (c.pre.is_some(), c.post.is_some())
+        };
         Some(steps.iter().map(callbacks).collect())
     }
 
@@ -649,6 +655,14 @@ mod tests {
         for kind in [TransformKind::R2C, TransformKind::C2R] {
             let steps = fused(&transform(kind, &[256, 256], 3, true, Precision::Double)).unwrap();
             assert!(steps[0].0 && steps.last().unwrap().1, "{kind:?}: {steps:?}");
+        }
+        // Elementwise passes take them too: pairs of prime-length real transforms are split after their
+        // complex FFT (R2C) or merged before it (C2R).
+        for (kind, at) in [(TransformKind::R2C, 1), (TransformKind::C2R, 0)] {
+            let problem = transform(kind, &[211], 3, false, Precision::Single);
+            let exec = planner::plan(&problem, &planner::test_device::cpu()).unwrap();
+            assert!(matches!(exec.steps[at].kernel, KernelSpec::Elementwise(_)), "{kind:?}");
+            assert_eq!(fused(&problem), Some(vec![(true, false), (false, true)]), "{kind:?}");
         }
     }
 

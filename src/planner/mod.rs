@@ -651,6 +651,7 @@ impl Ctx<'_> {
             out_planar: output.planar,
             per_item: leaf::elementwise_per_item(self.device),
             lone_dim: lone_dim(&job, lone)?,
+            callbacks: Default::default(),
         };
         kernel.wide_index = self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]);
         let summary = format!("{op:?} n={} transforms={} {:?}->{:?}", kernel.n, kernel.transforms(), job.src, job.dst);
