@@ -72,7 +72,9 @@ const CPU_DOUBLE_WIDE_LANES: usize = 16;
 /// two lines for every 64 bytes of a row with 8 single lanes, three for 128 with 16, so it takes the wider
 /// rows at any span. Measured on PoCL, 2^22 points a run, throughput of the whole transform in single
 /// precision: c2r 256^2 31.5-49.7 -> 58.5-59.5 GFLOPS (its column pass 2.1 -> 1.5 ms), c2r 1024^2
-/// 41.9-57.3 -> 63.3-66.5, r2c 1024^2 61.5-62.7 -> 63.1-66.5, r2c 256^2 58-60 -> 45-67 (noisy).
+/// 41.9-57.3 -> 63.3-66.5, r2c 1024^2 61.5-62.7 -> 63.1-66.5, r2c 256^2 58-60 -> 45-67 (noisy). Such a
+/// pass takes the wider rows up to twice the usual working set: the column pass of c2r double 2048^2 took
+/// 6.2-7.8 ms with 16 lanes against 8.2-9.3 with 8 (each kernel alone, two alternating runs of 15).
 const CPU_LINE_BYTES: usize = 64;
 /// Output elements per work-item of an elementwise pass on a CPU (see `ElementwiseKernel::per_item`).
 const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
@@ -450,11 +452,13 @@ pub fn shape(
             Precision::Double => (CPU_DOUBLE_WIDE_LANES, true),
             Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), n >= CPU_WIDE_ROWS_MIN_POINTS),
         };
-        // Only while the wider group's working set stays what CPU_LANES transforms of the longest split leaf use.
+        // Only while the wider group's working set stays what CPU_LANES transforms of the longest split leaf use,
+        // or twice that for rows off the line grid (`CPU_LINE_BYTES`).
+        let off_grid = source.row_bytes % CPU_LINE_BYTES != 0;
         let wide_rows = source.lanes_contiguous
             && !fusions.across_lanes
-            && (any_span || n * source.row_bytes >= CPU_WIDE_ROWS_SPAN || source.row_bytes % CPU_LINE_BYTES != 0)
-            && n * wide_lanes * precision.complex_bytes() <= CPU_LANES * CPU_SPLIT_LEAF_BYTES;
+            && (any_span || n * source.row_bytes >= CPU_WIDE_ROWS_SPAN || off_grid)
+            && n * wide_lanes * precision.complex_bytes() <= (1 + off_grid as usize) * CPU_LANES * CPU_SPLIT_LEAF_BYTES;
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
@@ -589,6 +593,11 @@ mod tests {
         assert_eq!(real(R2C, Precision::Single), [8, 16]);
         assert_eq!(real(C2R, Precision::Single), [16, 8]);
         assert_eq!(real(R2C, Precision::Double), [8, 16]);
+        // 2048-point double columns off the line grid take 16 lanes too (512 KiB), on the grid 8.
+        let real_2048 = |kind| lanes_of(&test_device::transform(kind, &[2048, 2048], 1, false, Precision::Double));
+        assert_eq!(real_2048(R2C), [8, 16]);
+        assert_eq!(real_2048(C2R), [16, 8]);
+        assert_eq!(lanes_2d(2048, Precision::Double), [8, 8]);
     }
 
     /// (slots per group, slot-major) of each Stockham pass of `lengths` on a GPU with 48 KiB of local memory.
