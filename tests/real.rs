@@ -266,6 +266,14 @@ fn c2r_column_lanes_store_across_transforms() {
     assert_accurate(c2r(&[27, 64]).batch(5));
 }
 
+/// A C2R's first column pass streams its stores into scratch (8 MiB or more) even where the Hermitian columns are
+/// no whole number of slots: 1025 and 513 columns, whose last slot stores lane by lane.
+#[test]
+fn c2r_columns_stream_with_a_ragged_last_slot() {
+    assert_accurate(RealCase::new(&[2048, 1024], RealDir::C2R));
+    assert_accurate(RealCase::new(&[1024, 1024], RealDir::C2R).precision(Prec::Double));
+}
+
 #[test]
 fn column_lanes_load_across_transforms() {
     // R2C's column pass runs in place on the output: at 15 columns a transform most slots of 8 or 16 lanes

@@ -466,7 +466,9 @@ impl StockhamKernel {
                     run *= d.count;
                     packed += 1;
                 }
-                self.out_stride % whole == 0 && run % vw == 0 && aligned_from(packed)
+                // Slots start on the grid where the run is whole vectors or spans the whole batch (its last,
+                // ragged slot then stores lane by lane).
+                self.out_stride % whole == 0 && (run % vw == 0 || packed == self.batch.len()) && aligned_from(packed)
             }
             _ => false,
         }
@@ -996,14 +998,19 @@ mod tests {
         let padded = vec![BatchDim { count: 10, in_stride: 64, out_stride: 68 }];
         assert!(!StockhamKernel { batch: padded, ..kernel(64, vec![16, 4]) }.stores_whole_vectors());
         assert!(!StockhamKernel { out_planar: true, ..kernel(64, vec![16, 4]) }.stores_whole_vectors());
-        // Columns: lanes along a unit-stride batch dimension of a multiple of 8 transforms.
-        let columns = |count| StockhamKernel {
+        // Columns: lanes along a unit-stride batch dimension of a multiple of 8 transforms, or of any count where
+        // it is the whole batch (the last slot stores lane by lane), but not where the slots then run on into
+        // columns that start elsewhere.
+        let columns = |count, more: &[BatchDim]| StockhamKernel {
             out_stride: 256,
-            batch: vec![BatchDim { count, in_stride: 1, out_stride: 1 }],
+            batch: [&[BatchDim { count, in_stride: 1, out_stride: 1 }], more].concat(),
             ..kernel(64, vec![16, 4])
         };
-        assert!(columns(256).stores_whole_vectors());
-        assert!(!columns(250).stores_whole_vectors());
+        assert!(columns(256, &[]).stores_whole_vectors());
+        assert!(columns(250, &[]).stores_whole_vectors());
+        let next = BatchDim { count: 3, in_stride: 64 * 256, out_stride: 264 };
+        assert!(columns(256, &[next]).stores_whole_vectors());
+        assert!(!columns(250, &[next]).stores_whole_vectors());
         // Adjacent real pairs (positions in reals): whole when 8 pairs, 16 reals, line up.
         let pairs = |out_stride| StockhamKernel {
             out_kind: ElementKind::RealPairs { half: 1 },
