@@ -9,9 +9,9 @@
 
 use super::{Defines, KernelSource, Precision, COMMON_CL};
 
-/// A user's callback as a kernel's loads or stores call it.
+/// A user's callback as a kernel calls it, in its loads and stores or in a pass of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FusedCallback {
+pub struct UserCallback {
     /// The user's function name and code.
     pub function: String,
     pub code: String,
@@ -22,8 +22,8 @@ pub struct FusedCallback {
 /// The callbacks fused into one kernel: the pre-callback into its loads, the post-callback into its stores.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FusedCallbacks {
-    pub pre: Option<FusedCallback>,
-    pub post: Option<FusedCallback>,
+    pub pre: Option<UserCallback>,
+    pub post: Option<UserCallback>,
 }
 
 impl FusedCallbacks {
@@ -44,7 +44,7 @@ impl FusedCallbacks {
 
     /// The name the kernel calls a callback by. Two pieces of code may each name their function alike (each
     /// ran in a program of its own before): each is renamed for the kernel, a macro around its code.
-    fn name(&self, prefix: &str, callback: &FusedCallback) -> String {
+    fn name(&self, prefix: &str, callback: &UserCallback) -> String {
         if self.shared_code() {
             callback.function.clone()
         } else {
@@ -100,10 +100,7 @@ pub struct CallbackKernel {
     pub stage: CallbackStage,
     pub precision: Precision,
     pub element: CallbackElement,
-    /// The user's function name and code.
-    pub function: String,
-    pub code: String,
-    pub local_mem: bool,
+    pub callback: UserCallback,
     /// (count, stride) of each dimension of the side, fastest first, the batch last.
     pub dims: Vec<(usize, usize)>,
     /// The device's largest work-group.
@@ -127,12 +124,12 @@ impl CallbackKernel {
             .set("IDX", if wide { "ulong" } else { "uint" })
             .flag("PRE", self.stage == CallbackStage::Pre)
             .set("ELEMENT", element)
-            .flag("LOCAL_MEM", self.local_mem)
+            .flag("LOCAL_MEM", self.callback.local_mem)
             .set("NDIM", self.dims.len())
-            .set("CALLBACK", &self.function);
+            .set("CALLBACK", &self.callback.function);
         KernelSource {
             entry: "fftx_callback",
-            source: d.program(&[COMMON_CL, &self.code, CALLBACK_CL]),
+            source: d.program(&[COMMON_CL, &self.callback.code, CALLBACK_CL]),
             options: String::new(),
         }
     }
@@ -178,10 +175,13 @@ mod tests {
             stage: CallbackStage::Post,
             precision: Precision::Double,
             element: CallbackElement::Planar,
-            function: "scaled".into(),
-            code: "void scaled(__global void *re, __global void *im, uint k, __global void *u, double a, double b) {}"
-                .into(),
-            local_mem: false,
+            callback: UserCallback {
+                function: "scaled".into(),
+                code:
+                    "void scaled(__global void *re, __global void *im, uint k, __global void *u, double a, double b) {}"
+                        .into(),
+                local_mem: false,
+            },
             dims: vec![(5, 1), (3, 8), (2, 40)],
             max_group: 1024,
         };

@@ -1,7 +1,7 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
 use super::{enqueue_chain, real_arg, Callback, Direction, KernelLaunch, Settings, KERNEL_ARGS};
-use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, FusedCallback, FusedCallbacks};
+use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, FusedCallbacks};
 use crate::codegen::{KernelSource, KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
@@ -98,9 +98,7 @@ fn callback_kernel(
         stage,
         precision: problem.precision,
         element,
-        function: callback.function.clone(),
-        code: callback.code.clone(),
-        local_mem: callback.local_bytes > 0,
+        callback: callback.user_callback(),
         dims,
         max_group: device.max_work_group_size,
     }
@@ -117,24 +115,19 @@ fn with_fused_callbacks(
 ) -> Option<Vec<Step>> {
     let user_in = |b: BufRef| b == BufRef::Input || (in_place && b == BufRef::Output);
     let user_out = |b: BufRef| b == BufRef::Output || (in_place && b == BufRef::Input);
-    let fused = |c: &Callback| FusedCallback {
-        function: c.function.clone(),
-        code: c.code.clone(),
-        local_mem: c.local_bytes > 0,
-    };
     let mut steps = steps.to_vec();
     if let Some(pre) = pre {
         let mut input_written = false;
         for step in &mut steps {
             if user_in(step.src) && !input_written {
-                step.kernel.callbacks_mut().pre = Some(fused(pre));
+                step.kernel.callbacks_mut().pre = Some(pre.user_callback());
             }
             input_written |= user_in(step.dst);
         }
     }
     if let Some(post) = post {
         let last = steps.last_mut().filter(|s| user_out(s.dst))?;
-        last.kernel.callbacks_mut().post = Some(fused(post));
+        last.kernel.callbacks_mut().post = Some(post.user_callback());
     }
     Some(steps)
 }

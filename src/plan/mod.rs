@@ -8,6 +8,7 @@ pub mod outofcore;
 pub mod registry;
 pub mod transpose;
 
+use crate::codegen::callback::UserCallback;
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::planner::BufRef;
@@ -85,6 +86,13 @@ pub struct Callback {
     pub local_bytes: usize,
     /// Its user-data buffer, retained while the plan holds it.
     pub userdata: Option<Buffer>,
+}
+
+impl Callback {
+    /// The callback as the kernels that call it are generated with.
+    pub fn user_callback(&self) -> UserCallback {
+        UserCallback { function: self.function.clone(), code: self.code.clone(), local_mem: self.local_bytes > 0 }
+    }
 }
 
 /// Checks lengths as a plan takes them: none zero, and a product that fits the address space in bytes.
