@@ -161,18 +161,22 @@
 /* ---- a user's clFFT callback fused into the loads (PRE_CALLBACK) or the stores (POST_CALLBACK) ----
  * Every element then passes through the user's function (PRE_FN, POST_FN), one at a time, at its offset from
  * the start of the user's buffer: in_off + p, in complex values for interleaved data and reals otherwise, as
- * clFFT counts them. CALLBACK_BASES keeps the unshifted buffers and the temporaries the macros below need;
+ * clFFT counts them. CALLBACK_BASES keeps the unshifted buffers and the temporaries the macros below need
+ * (CALLBACK_TEMPS, which helper functions that take the buffers as parameters declare themselves);
  * the kernel takes the user data, and local memory where the callback asks for it, after its own arguments
  * (PRE_PARAMS, POST_PARAMS). The helper functions take the kernel's names as parameters, so that PRE_ONE and
  * POST_ONE read the same in both. */
 #if PRE_CALLBACK || POST_CALLBACK
 typedef CAT(RNAME, 2) CB_REAL2;
+#define CALLBACK_TEMPS()                                                                            \
+    CB_REAL2 fftx_cb_v;                                                                             \
+    REAL fftx_cb_re[VW], fftx_cb_im[VW]
 #define CALLBACK_BASES()                                                                            \
     __global void *const fftx_cb_in_re = (__global void *)in_re, *const fftx_cb_in_im = (__global void *)in_im; \
     __global void *const fftx_cb_out_re = (__global void *)out_re, *const fftx_cb_out_im = (__global void *)out_im; \
-    CB_REAL2 fftx_cb_v;                                                                                  \
-    REAL fftx_cb_re[VW], fftx_cb_im[VW]
+    CALLBACK_TEMPS()
 #else
+#define CALLBACK_TEMPS()
 #define CALLBACK_BASES()
 #endif
 
@@ -184,8 +188,9 @@ typedef CAT(RNAME, 2) CB_REAL2;
 #define PRE_PARAMS , __global void *fftx_pre_user
 #define PRE_LOCAL_ARG
 #endif
+#define PRE_ARGS , fftx_pre_user PRE_LOCAL_ARG
 #define PRE_SCOPE __global void *fftx_cb_in_re, __global void *fftx_cb_in_im, const IDX in_off PRE_PARAMS
-#define PRE_PASS fftx_cb_in_re, fftx_cb_in_im, in_off, fftx_pre_user PRE_LOCAL_ARG
+#define PRE_PASS fftx_cb_in_re, fftx_cb_in_im, in_off PRE_ARGS
 #if IN_KIND == KIND_COMPLEX && IN_PLANAR
 #define PRE_ONE(p) PRE_FN(fftx_cb_in_re, fftx_cb_in_im, in_off + (p), fftx_pre_user PRE_LOCAL_ARG)
 #else
@@ -229,6 +234,7 @@ AI void fftx_pre_reals(PRE_SCOPE, const IDX p, const IDX step, REAL *re) {
 #define IN_LANES(p, re, im) IN_ROW(p, re, im)
 #else
 #define PRE_PARAMS
+#define PRE_ARGS
 #endif
 
 #if POST_CALLBACK
@@ -239,8 +245,9 @@ AI void fftx_pre_reals(PRE_SCOPE, const IDX p, const IDX step, REAL *re) {
 #define POST_PARAMS , __global void *fftx_post_user
 #define POST_LOCAL_ARG
 #endif
+#define POST_ARGS , fftx_post_user POST_LOCAL_ARG
 #define POST_SCOPE __global void *fftx_cb_out_re, __global void *fftx_cb_out_im, const IDX out_off POST_PARAMS
-#define POST_PASS fftx_cb_out_re, fftx_cb_out_im, out_off, fftx_post_user POST_LOCAL_ARG
+#define POST_PASS fftx_cb_out_re, fftx_cb_out_im, out_off POST_ARGS
 #undef OUT_AT
 #undef OUT_ROW
 #undef OUT_LANES
@@ -294,4 +301,5 @@ AI void fftx_post_reals(POST_SCOPE, const IDX p, const IDX step, const V x) {
 #endif
 #else
 #define POST_PARAMS
+#define POST_ARGS
 #endif

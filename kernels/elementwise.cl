@@ -43,23 +43,9 @@
     , __global void *const fftx_cb_in_re, __global void *const fftx_cb_in_im, __global void *const fftx_cb_out_re, \
         __global void *const fftx_cb_out_im, const IDX in_off, const IDX out_off PRE_PARAMS POST_PARAMS
 #define CALLBACK_PASS , fftx_cb_in_re, fftx_cb_in_im, fftx_cb_out_re, fftx_cb_out_im, in_off, out_off PRE_ARGS POST_ARGS
-#define CALLBACK_TEMPS()                                                                            \
-    CB_REAL2 fftx_cb_v;                                                                             \
-    REAL fftx_cb_re[VW], fftx_cb_im[VW]
 #else
 #define CALLBACK_SCOPE
 #define CALLBACK_PASS
-#define CALLBACK_TEMPS()
-#endif
-#if PRE_CALLBACK
-#define PRE_ARGS , fftx_pre_user PRE_LOCAL_ARG
-#else
-#define PRE_ARGS
-#endif
-#if POST_CALLBACK
-#define POST_ARGS , fftx_post_user POST_LOCAL_ARG
-#else
-#define POST_ARGS
 #endif
 
 #define ELEMENT(n, re, im) IN_AT(ib + (IDX)(n) * in_stride, re, im)
