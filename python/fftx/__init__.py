@@ -12,14 +12,14 @@ batch and kept in `fftx.plan_cache` (least recently used first out).
 from numpy.fft import fftfreq, fftshift, ifftshift, rfftfreq
 
 from . import scipy_backend
-from ._fft import (fft, fft2, fftn, hfft, ifft, ifft2, ifftn, ihfft, irfft, irfft2, irfftn, plan_cache, rfft, rfft2,
-                   rfftn)
+from ._fft import (fft, fft2, fftn, hfft, hfft2, hfftn, ifft, ifft2, ifftn, ihfft, ihfft2, ihfftn, irfft, irfft2,
+                   irfftn, plan_cache, rfft, rfft2, rfftn)
 from ._library import FftxError, LibraryNotFoundError, library
 
 __version__ = "0.1.0"
 
 __all__ = [
     "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn",
-    "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift",
+    "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift",
     "scipy_backend", "plan_cache", "library", "FftxError", "LibraryNotFoundError",
 ]

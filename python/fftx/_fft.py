@@ -335,3 +335,27 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of hfft, as numpy.fft.ihfft."""
     return _finish(np.conjugate(rfft(a, n, axis, _SWAPPED_NORM.get(norm, norm))), 1.0, out)
+
+
+# scipy.fft's multi-dimensional Hermitian pair (numpy.fft has none): the conjugate makes the inverse real
+# transform over every axis a forward one, as in 1D.
+def hfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Two-dimensional transform of a Hermitian-symmetric signal given by its half along the last axis, as
+    scipy.fft.hfft2."""
+    return hfftn(a, s, axes, norm, out)
+
+
+def hfftn(a, s=None, axes=None, norm=None, out=None):
+    """N-dimensional transform of a Hermitian-symmetric signal given by its half along the last axis, as
+    scipy.fft.hfftn."""
+    return irfftn(np.conjugate(_prepare(a)), s, axes, _SWAPPED_NORM.get(norm, norm), out)
+
+
+def ihfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """Inverse of hfft2, as scipy.fft.ihfft2."""
+    return ihfftn(a, s, axes, norm, out)
+
+
+def ihfftn(a, s=None, axes=None, norm=None, out=None):
+    """Inverse of hfftn, as scipy.fft.ihfftn."""
+    return _finish(np.conjugate(rfftn(a, s, axes, _SWAPPED_NORM.get(norm, norm))), 1.0, out)

@@ -1,8 +1,8 @@
 """A scipy.fft backend: `with scipy.fft.set_backend(fftx.scipy_backend): scipy.fft.fft(x)`.
 
-It takes the fourteen transforms fftx implements; for anything else (DCTs and DSTs, the 2D and N-D Hermitian
-transforms, a `plan` argument) it answers NotImplemented and scipy falls back to its own implementation. `workers` and
-`overwrite_x` are accepted and have no effect: fftx runs on the OpenCL device and never writes its input.
+It takes the eighteen transforms fftx implements; for anything else (DCTs and DSTs, a `plan` argument) it answers
+NotImplemented and scipy falls back to its own implementation. `workers` and `overwrite_x` are accepted and have
+no effect: fftx runs on the OpenCL device and never writes its input.
 """
 
 import inspect
@@ -15,7 +15,7 @@ _TRANSFORMS = {
     name: getattr(_fft, name)
     for name in (
         "fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft",
-        "ihfft",
+        "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn",
     )
 }
 
