@@ -329,16 +329,16 @@ _SWAPPED_NORM = {None: "forward", "backward": "forward", "ortho": "ortho", "forw
 def hfft(a, n=None, axis=-1, norm=None, out=None):
     """Transform of a Hermitian-symmetric signal given by its first half (a real spectrum), as
     numpy.fft.hfft."""
-    return irfft(np.conjugate(_prepare(a)), n, axis, _SWAPPED_NORM.get(norm, norm), out)
+    return hfftn(a, None if n is None else [n], [axis], norm, out)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of hfft, as numpy.fft.ihfft."""
-    return _finish(np.conjugate(rfft(a, n, axis, _SWAPPED_NORM.get(norm, norm))), 1.0, out)
+    return ihfftn(a, None if n is None else [n], [axis], norm, out)
 
 
-# scipy.fft's multi-dimensional Hermitian pair (numpy.fft has none): the conjugate makes the inverse real
-# transform over every axis a forward one, as in 1D.
+# The 2D and N-D pair are scipy.fft's (numpy.fft has only the 1D one): the conjugate makes the inverse real
+# transform over every axis a forward one.
 def hfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     """Two-dimensional transform of a Hermitian-symmetric signal given by its half along the last axis, as
     scipy.fft.hfft2."""
