@@ -51,9 +51,10 @@ const CPU_STREAMING_BYTES: usize = 8 << 20;
 /// byte. Measured on PoCL in single precision, each kernel alone: the column pass of 2048 x 2048 took
 /// 4.5-4.8 ms with 16 lanes against 7.0-7.1 with 8, the last pass of 128^3 3.8-4.1 against 5.2-5.6, the
 /// second four-step pass of 2^22 4.6 against 6.2-6.3; 2^24 as 4096 x 4096 (twice the working set) got
-/// slower, 65 ms against 57. The column pass of 1024 x 1024 (8 MiB spans) took 5.4-5.7 against 4.2-4.8
-/// then, but 3.2-3.4 against 4.4-4.7 measured again after c1e31e9: transforms of
-/// `CPU_WIDE_ROWS_MIN_POINTS` or more now take the wider rows at any span (below).
+/// slower, 65 ms against 57, with two buffers (faster in one, `wide_rows_in_place`). The column pass of
+/// 1024 x 1024 (8 MiB spans) took 5.4-5.7 against 4.2-4.8 then, but 3.2-3.4 against 4.4-4.7 measured again
+/// after c1e31e9: transforms of `CPU_WIDE_ROWS_MIN_POINTS` or more now take the wider rows at any span
+/// (below).
 const CPU_WIDE_ROWS_SPAN: usize = 16 << 20;
 /// Points from which a single-precision CPU pass whose lanes read neighbouring complex values reads
 /// `CPU_WIDE_ROW_BYTES` per row at any span. Measured on PoCL after c1e31e9 (2^22 points a run, min of 10,
@@ -399,6 +400,24 @@ pub struct Fusions {
     pub stage: RealStage,
 }
 
+/// Whether a CPU pass whose transforms span `span` bytes may read wider rows (`CPU_WIDE_ROW_BYTES`) where they
+/// would take twice the usual buffer, running its passes in place: in single precision without a real stage
+/// (its one buffer then holds what the 8-lane group's two do), over rows on the line grid (off it, wider rows
+/// take twice the buffer anyway), where the span reaches `CPU_WIDE_ROWS_SPAN`, so that halving the TLB misses
+/// per byte pays for the larger working set. Measured on PoCL, fftx-bench medians of 10 in 4 alternating
+/// runs: c2c single 2^24 (the 4096-point column pass of 4096 x 4096, 128 MiB spans) 44.0-46.7 ms against
+/// 50.9-53.1 (8 lanes in place 48.3-49.3; 16 lanes with two buffers measured slower before, 65 against 57).
+/// Shorter spans gained nothing: 65536 (4096-point columns over 512 KiB) 8.0-11.2 ms against 7.7-9.3,
+/// 262144 (2 MiB) 9.7-11.5 against 8.7-12.6, 61440 6.9-8.4 against 7.4-8.3. Double, whose 8 lanes already
+/// run in place, measured slower with 16 (2^22, 2048-point columns: min 19.4-20.0 ms against 18.0-18.5).
+fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool, span: usize) -> bool {
+    precision == Precision::Single
+        && fusions.stage == RealStage::None
+        && !fusions.into_passes
+        && !off_grid
+        && span >= CPU_WIDE_ROWS_SPAN
+}
+
 /// Whether a CPU leaf of `n` points with real stage `stage` runs its passes in place; `two_buffers_fit`
 /// says whether Stockham's two buffers hold the lanes wanted.
 ///
@@ -452,19 +471,23 @@ pub fn shape(
             Precision::Double => (CPU_DOUBLE_WIDE_LANES, true),
             Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), n >= CPU_WIDE_ROWS_MIN_POINTS),
         };
-        // Only while the wider group's working set stays what CPU_LANES transforms of the longest split leaf use,
-        // or twice that for rows off the line grid (`CPU_LINE_BYTES`).
+        // Only while the wider group's buffer stays what CPU_LANES transforms of the longest split leaf use, or
+        // twice that for rows off the line grid (`CPU_LINE_BYTES`) or where the wider group then runs its passes
+        // in place (`wide_rows_in_place`).
         let off_grid = source.row_bytes % CPU_LINE_BYTES != 0;
+        let narrow_buffer = CPU_LANES * CPU_SPLIT_LEAF_BYTES;
+        let wide_in_place = wide_rows_in_place(precision, fusions, off_grid, n * source.row_bytes);
         let wide_rows = source.lanes_contiguous
             && !fusions.across_lanes
             && (any_span || n * source.row_bytes >= CPU_WIDE_ROWS_SPAN || off_grid)
-            && n * wide_lanes * precision.complex_bytes() <= (1 + off_grid as usize) * CPU_LANES * CPU_SPLIT_LEAF_BYTES;
+            && n * wide_lanes * precision.complex_bytes() <= (1 + (off_grid || wide_in_place) as usize) * narrow_buffer;
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
-            && passes_in_place(n, fusions.stage, precision, || {
-                StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) <= local
-            });
+            && ((wide_in_place && n * lanes * precision.complex_bytes() > narrow_buffer)
+                || passes_in_place(n, fusions.stage, precision, || {
+                    StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) <= local
+                }));
         let buffers = StockhamKernel::local_buffers(in_place_passes, fusions.stage);
         let local_bytes = |lanes| StockhamKernel::passes_local_bytes(n, lanes, 1, pad_shift, precision, buffers);
         while lanes > 1 && local_bytes(lanes) > local {
@@ -576,6 +599,33 @@ mod tests {
         assert_eq!(lanes_of(&test_device::c2c(&[4096, 16], 1)), [8, 8]);
         // Double columns of 2048 points, whose 16 lanes would take twice the working set.
         assert_eq!(lanes_2d(2048, Precision::Double), [8, 8]);
+    }
+
+    #[test]
+    fn single_4096_point_columns_over_long_spans_read_two_cache_lines_per_row_in_place() {
+        // (lanes, passes in place) of each pass of an out-of-place 1D transform on the test CPU.
+        let shape_of = |n: usize, precision| {
+            let problem = Problem { precision, ..test_device::c2c(&[n], 1) };
+            let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
+            exec.steps
+                .iter()
+                .map(|step| match &step.kernel {
+                    KernelSpec::Stockham(k) => (k.lanes, k.in_place_passes),
+                    other => panic!("not a Stockham pass: {other:?}"),
+                })
+                .collect::<Vec<_>>()
+        };
+        // 4096 x 4096: each column spans 128 MiB; 16 lanes take one buffer of 512 KiB.
+        assert_eq!(shape_of(1 << 24, Precision::Single), [(16, true), (8, false)]);
+        // 2048 x 2048: 16 lanes fit the usual buffer, two of them.
+        assert_eq!(shape_of(1 << 22, Precision::Single), [(16, false), (8, false)]);
+        // 4096 x 16 (rows of 16, then 4096-point columns spanning 512 KiB) keeps 8 lanes.
+        let problem = test_device::c2c(&[16, 4096], 1);
+        let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
+        match &exec.steps.last().unwrap().kernel {
+            KernelSpec::Stockham(k) => assert_eq!((k.n, k.lanes, k.in_place_passes), (4096, 8, false)),
+            other => panic!("not a Stockham pass: {other:?}"),
+        }
     }
 
     #[test]
