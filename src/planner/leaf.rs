@@ -400,22 +400,21 @@ pub struct Fusions {
     pub stage: RealStage,
 }
 
-/// Whether a CPU pass whose transforms span `span` bytes may read wider rows (`CPU_WIDE_ROW_BYTES`) where they
-/// would take twice the usual buffer, running its passes in place: in single precision without a real stage
-/// (its one buffer then holds what the 8-lane group's two do), over rows on the line grid (off it, wider rows
-/// take twice the buffer anyway), where the span reaches `CPU_WIDE_ROWS_SPAN`, so that halving the TLB misses
-/// per byte pays for the larger working set. Measured on PoCL, fftx-bench medians of 10 in 4 alternating
-/// runs: c2c single 2^24 (the 4096-point column pass of 4096 x 4096, 128 MiB spans) 44.0-46.7 ms against
-/// 50.9-53.1 (8 lanes in place 48.3-49.3; 16 lanes with two buffers measured slower before, 65 against 57).
-/// Shorter spans gained nothing: 65536 (4096-point columns over 512 KiB) 8.0-11.2 ms against 7.7-9.3,
-/// 262144 (2 MiB) 9.7-11.5 against 8.7-12.6, 61440 6.9-8.4 against 7.4-8.3. Double, whose 8 lanes already
-/// run in place, measured slower with 16 (2^22, 2048-point columns: min 19.4-20.0 ms against 18.0-18.5).
-fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool, span: usize) -> bool {
-    precision == Precision::Single
-        && fusions.stage == RealStage::None
-        && !fusions.into_passes
-        && !off_grid
-        && span >= CPU_WIDE_ROWS_SPAN
+/// Whether a CPU pass reading wider rows (`CPU_WIDE_ROW_BYTES`) runs its passes in place, in one buffer: in
+/// single precision without a real stage, over rows on the line grid (off it, the wider rows take two
+/// buffers of twice the usual size). Its working set then stays what the 8-lane group's two buffers take,
+/// which lets a group whose transforms span `CPU_WIDE_ROWS_SPAN` or more, where halving the TLB misses per
+/// byte pays most, take the wider rows with twice the usual buffer (`shape`). Measured on PoCL, fftx-bench
+/// c2c single, 2^22 points a run, medians of 4 alternating runs' mins of 10, in place against two buffers:
+/// 2^20 8.68 ms against 9.17, 2^22 9.62 against 10.21, 256^2 6.09 against 6.35, 1024^2 7.67 against 7.84,
+/// 2048^2 8.88 against 9.11, 64^3 7.07 against 8.07, 128^3 10.31 against 11.14, 262144 8.58 against 8.67;
+/// 2^24 (the 4096-point column pass of 4096 x 4096, 128 MiB spans, with 16 lanes only in place) 44.0-46.7
+/// against 50.9-53.1 with 8 lanes, and 48.3-49.3 with 8 lanes in place. 4096-point columns over shorter
+/// spans gained nothing with 16 lanes: 65536 (512 KiB) 8.0-11.2 ms against 7.7-9.3, 262144 (2 MiB)
+/// 9.7-11.5 against 8.7-12.6. Double, whose 8 lanes already run in place, measured slower with 16 lanes
+/// twice the usual buffer (2^22, 2048-point columns: min 19.4-20.0 ms against 18.0-18.5).
+fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool) -> bool {
+    precision == Precision::Single && fusions.stage == RealStage::None && !fusions.into_passes && !off_grid
 }
 
 /// Whether a CPU leaf of `n` points with real stage `stage` runs its passes in place; `two_buffers_fit`
@@ -446,9 +445,10 @@ fn passes_in_place(n: usize, stage: RealStage, precision: Precision, two_buffers
 
 /// The shape of a leaf of length `n` carrying `transforms` transforms read as `source` says.
 ///
-/// Where nothing is fused into the passes, a CPU leaf runs its passes in place in one
-/// local buffer in double precision, and in single where two buffers cannot hold its lanes. Double's 8 lanes
-/// fill a 64-byte line per element, and the smaller working set measured faster on PoCL, 2^22 points a run:
+/// Where nothing is fused into the passes, a CPU leaf runs its passes in place in one local buffer in double
+/// precision, and in single where two buffers cannot hold its lanes or it reads wider rows
+/// (`wide_rows_in_place`). Double's 8 lanes fill a 64-byte line per element, and the smaller working set
+/// measured faster on PoCL, 2^22 points a run:
 /// c2c double 4096 (8 lanes instead of 4) 4.8-5.0 ms against 5.9-6.0, 1000 43-46 GFLOPS against 39-45,
 /// 1024 47-49 against 43, 2187 47-48 against 44, 3125 41-43 against 36-39, 1024^2 37-38 against 35, 2^20
 /// 35 against 32-33; 16807 39-40 against 40 and 64 to 256^2 within noise; r2c double 3125 (odd twins)
@@ -472,19 +472,20 @@ pub fn shape(
             Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), n >= CPU_WIDE_ROWS_MIN_POINTS),
         };
         // Only while the wider group's buffer stays what CPU_LANES transforms of the longest split leaf use, or
-        // twice that for rows off the line grid (`CPU_LINE_BYTES`) or where the wider group then runs its passes
-        // in place (`wide_rows_in_place`).
+        // twice that for rows off the line grid (`CPU_LINE_BYTES`), or where the wider group runs its passes in
+        // place over long spans (`wide_rows_in_place`).
         let off_grid = source.row_bytes % CPU_LINE_BYTES != 0;
-        let narrow_buffer = CPU_LANES * CPU_SPLIT_LEAF_BYTES;
-        let wide_in_place = wide_rows_in_place(precision, fusions, off_grid, n * source.row_bytes);
+        let long_span = n * source.row_bytes >= CPU_WIDE_ROWS_SPAN;
+        let wide_in_place = wide_rows_in_place(precision, fusions, off_grid);
         let wide_rows = source.lanes_contiguous
             && !fusions.across_lanes
-            && (any_span || n * source.row_bytes >= CPU_WIDE_ROWS_SPAN || off_grid)
-            && n * wide_lanes * precision.complex_bytes() <= (1 + (off_grid || wide_in_place) as usize) * narrow_buffer;
+            && (any_span || long_span || off_grid)
+            && n * wide_lanes * precision.complex_bytes()
+                <= (1 + (off_grid || wide_in_place && long_span) as usize) * CPU_LANES * CPU_SPLIT_LEAF_BYTES;
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
-            && ((wide_in_place && n * lanes * precision.complex_bytes() > narrow_buffer)
+            && ((wide_in_place && lanes > CPU_LANES)
                 || passes_in_place(n, fusions.stage, precision, || {
                     StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) <= local
                 }));
@@ -602,30 +603,29 @@ mod tests {
     }
 
     #[test]
-    fn single_4096_point_columns_over_long_spans_read_two_cache_lines_per_row_in_place() {
-        // (lanes, passes in place) of each pass of an out-of-place 1D transform on the test CPU.
-        let shape_of = |n: usize, precision| {
-            let problem = Problem { precision, ..test_device::c2c(&[n], 1) };
-            let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
+    fn single_column_passes_reading_two_cache_lines_per_row_run_in_place() {
+        // (n, lanes, passes in place) of each pass on the test CPU.
+        let shape_of = |problem: &Problem| {
+            let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
             exec.steps
                 .iter()
                 .map(|step| match &step.kernel {
-                    KernelSpec::Stockham(k) => (k.lanes, k.in_place_passes),
+                    KernelSpec::Stockham(k) => (k.n, k.lanes, k.in_place_passes),
                     other => panic!("not a Stockham pass: {other:?}"),
                 })
                 .collect::<Vec<_>>()
         };
-        // 4096 x 4096: each column spans 128 MiB; 16 lanes take one buffer of 512 KiB.
-        assert_eq!(shape_of(1 << 24, Precision::Single), [(16, true), (8, false)]);
-        // 2048 x 2048: 16 lanes fit the usual buffer, two of them.
-        assert_eq!(shape_of(1 << 22, Precision::Single), [(16, false), (8, false)]);
-        // 4096 x 16 (rows of 16, then 4096-point columns spanning 512 KiB) keeps 8 lanes.
-        let problem = test_device::c2c(&[16, 4096], 1);
-        let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
-        match &exec.steps.last().unwrap().kernel {
-            KernelSpec::Stockham(k) => assert_eq!((k.n, k.lanes, k.in_place_passes), (4096, 8, false)),
-            other => panic!("not a Stockham pass: {other:?}"),
-        }
+        let single = |lengths: &[usize]| shape_of(&test_device::c2c(lengths, 1));
+        // 4096 x 4096: each column spans 128 MiB, and 16 lanes take one buffer of 512 KiB.
+        assert_eq!(single(&[1 << 24]), [(4096, 16, true), (4096, 8, false)]);
+        assert_eq!(single(&[1 << 22]), [(2048, 16, true), (2048, 8, false)]);
+        assert_eq!(single(&[1024, 1024]), [(1024, 8, false), (1024, 16, true)]);
+        // Rows of 16, then 4096-point columns spanning 512 KiB: 16 lanes would take twice the usual buffer.
+        assert_eq!(single(&[16, 4096])[1], (4096, 8, false));
+        // Columns over Hermitian rows, off the line grid, keep two buffers.
+        use crate::planner::TransformKind::R2C;
+        let real = test_device::transform(R2C, &[256, 256], 1, false, Precision::Single);
+        assert_eq!(shape_of(&real)[1], (256, 16, false));
     }
 
     #[test]
