@@ -550,11 +550,16 @@ mod tests {
     }
 
     fn lanes_of(problem: &Problem) -> Vec<usize> {
+        passes_of(problem).into_iter().map(|(_, lanes, _)| lanes).collect()
+    }
+
+    /// (n, lanes, passes in place) of each Stockham pass of `problem` on the test CPU.
+    fn passes_of(problem: &Problem) -> Vec<(usize, usize, bool)> {
         let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
         exec.steps
             .iter()
             .map(|step| match &step.kernel {
-                KernelSpec::Stockham(kernel) => kernel.lanes,
+                KernelSpec::Stockham(k) => (k.n, k.lanes, k.in_place_passes),
                 other => panic!("not a Stockham pass: {other:?}"),
             })
             .collect()
@@ -568,12 +573,8 @@ mod tests {
         // R2C 1000 pairs its transforms (an odd length's twin split, in place in double); 3000 does so in single
         // with two buffers, the second gathering packed rows.
         let in_place = |kind, n: usize, precision| {
-            let problem = test_device::transform(kind, &[n], 64, false, precision);
-            let exec = crate::planner::plan(&problem, &test_device::cpu()).unwrap();
-            match &exec.steps[0].kernel {
-                KernelSpec::Stockham(k) => (k.lanes, k.in_place_passes),
-                other => panic!("not a Stockham pass: {other:?}"),
-            }
+            let (_, lanes, in_place) = passes_of(&test_device::transform(kind, &[n], 64, false, precision))[0];
+            (lanes, in_place)
         };
         use crate::planner::TransformKind::{C2C, C2R, R2C};
         assert_eq!(in_place(C2C, 4096, Precision::Double), (8, true));
@@ -604,18 +605,7 @@ mod tests {
 
     #[test]
     fn single_column_passes_reading_two_cache_lines_per_row_run_in_place() {
-        // (n, lanes, passes in place) of each pass on the test CPU.
-        let shape_of = |problem: &Problem| {
-            let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
-            exec.steps
-                .iter()
-                .map(|step| match &step.kernel {
-                    KernelSpec::Stockham(k) => (k.n, k.lanes, k.in_place_passes),
-                    other => panic!("not a Stockham pass: {other:?}"),
-                })
-                .collect::<Vec<_>>()
-        };
-        let single = |lengths: &[usize]| shape_of(&test_device::c2c(lengths, 1));
+        let single = |lengths: &[usize]| passes_of(&test_device::c2c(lengths, 1));
         // 4096 x 4096: each column spans 128 MiB, and 16 lanes take one buffer of 512 KiB.
         assert_eq!(single(&[1 << 24]), [(4096, 16, true), (4096, 8, false)]);
         assert_eq!(single(&[1 << 22]), [(2048, 16, true), (2048, 8, false)]);
@@ -625,7 +615,7 @@ mod tests {
         // Columns over Hermitian rows, off the line grid, keep two buffers.
         use crate::planner::TransformKind::R2C;
         let real = test_device::transform(R2C, &[256, 256], 1, false, Precision::Single);
-        assert_eq!(shape_of(&real)[1], (256, 16, false));
+        assert_eq!(passes_of(&real)[1], (256, 16, false));
     }
 
     #[test]
