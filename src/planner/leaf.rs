@@ -417,12 +417,15 @@ fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool) ->
     precision == Precision::Single && fusions.stage == RealStage::None && !fusions.into_passes && !off_grid
 }
 
-/// Whether a CPU leaf of `n` points with real stage `stage` runs its passes in place; `two_buffers_fit`
-/// says whether Stockham's two buffers hold the lanes wanted.
+/// Whether a CPU leaf of `n` points with real stage `stage` runs its passes in place; `wide_rows` says
+/// whether it reads wider rows that `wide_rows_in_place` puts in one buffer, `two_buffers_fit` whether
+/// Stockham's two buffers hold the lanes wanted.
 ///
-/// - No real stage, an R2C twin split (it reads its two spectra on the store only, where the passes leave
-///   them) or an odd C2R twin merge (it loads the second spectrum into the half of the buffer the first
-///   leaves free): in double, and in single where two buffers do not fit (see `shape`).
+/// - No real stage: in double, and in single where it reads such wider rows or two buffers do not fit (see
+///   `shape`).
+/// - An R2C twin split (it reads its two spectra on the store only, where the passes leave them) or an odd
+///   C2R twin merge (it loads the second spectrum into the half of the buffer the first leaves free): in
+///   double, and in single where two buffers do not fit.
 /// - A C2R pre-process, which keeps its second buffer to load into: in double only. Measured on PoCL (2^22
 ///   real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41, 4096
 ///   2.17-2.24 against 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18; 1000, 2187,
@@ -433,9 +436,16 @@ fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool) ->
 ///   2.19 ms against 2.42, 2048 2.38 against 2.61, 1024^2 4.49 against 4.82, 256 2.13 against 2.17; single
 ///   256 1.16 against 1.29, 1024 1.41 against 1.49, 2048 1.51 against 1.55; but double 4096 2.57 against
 ///   2.47, 8192 3.86 against 3.38, and 1000 (radix-5 digits) 2.79 against 2.44.
-fn passes_in_place(n: usize, stage: RealStage, precision: Precision, two_buffers_fit: impl Fn() -> bool) -> bool {
+fn passes_in_place(
+    n: usize,
+    stage: RealStage,
+    precision: Precision,
+    wide_rows: bool,
+    two_buffers_fit: impl Fn() -> bool,
+) -> bool {
     match stage {
-        RealStage::None | RealStage::TwinSplit { .. } => precision == Precision::Double || !two_buffers_fit(),
+        RealStage::None => precision == Precision::Double || wide_rows || !two_buffers_fit(),
+        RealStage::TwinSplit { .. } => precision == Precision::Double || !two_buffers_fit(),
         RealStage::TwinMerge { .. } if n % 2 == 1 => precision == Precision::Double || !two_buffers_fit(),
         RealStage::C2rPre => precision == Precision::Double,
         RealStage::R2cPost => n.is_power_of_two() && n <= 1024,
@@ -485,10 +495,9 @@ pub fn shape(
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
-            && ((wide_in_place && lanes > CPU_LANES)
-                || passes_in_place(n, fusions.stage, precision, || {
-                    StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) <= local
-                }));
+            && passes_in_place(n, fusions.stage, precision, wide_in_place && lanes > CPU_LANES, || {
+                StockhamKernel::local_bytes(n, lanes, 1, pad_shift, precision) <= local
+            });
         let buffers = StockhamKernel::local_buffers(in_place_passes, fusions.stage);
         let local_bytes = |lanes| StockhamKernel::passes_local_bytes(n, lanes, 1, pad_shift, precision, buffers);
         while lanes > 1 && local_bytes(lanes) > local {
