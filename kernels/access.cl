@@ -192,9 +192,9 @@ typedef CAT(RNAME, 2) CB_REAL2;
 #define PRE_SCOPE __global void *fftx_cb_in_re, __global void *fftx_cb_in_im, const IDX in_off PRE_PARAMS
 #define PRE_PASS fftx_cb_in_re, fftx_cb_in_im, in_off PRE_ARGS
 #if IN_KIND == KIND_COMPLEX && IN_PLANAR
-#define PRE_ONE(p) PRE_FN(fftx_cb_in_re, fftx_cb_in_im, in_off + (p), fftx_pre_user PRE_LOCAL_ARG)
+#define PRE_ONE(p) PRE_FN(fftx_cb_in_re, fftx_cb_in_im, in_off + (p) PRE_ARGS)
 #else
-#define PRE_ONE(p) PRE_FN(fftx_cb_in_re, in_off + (p), fftx_pre_user PRE_LOCAL_ARG)
+#define PRE_ONE(p) PRE_FN(fftx_cb_in_re, in_off + (p) PRE_ARGS)
 #endif
 #undef IN_AT
 #undef IN_ROW
