@@ -381,8 +381,9 @@ impl StockhamKernel {
         }
     }
 
-    /// Local memory of a leaf pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`): a third
-    /// buffer keeps the previous slot's FFT, or the mirror block's input.
+    /// Local memory of a leaf pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`) whose passes
+    /// take two buffers: a third buffer keeps the previous slot's FFT, or the mirror block's input. Its lanes
+    /// are chosen for this; passes in place (`kernel_local_bytes`) then leave a buffer's worth free.
     pub fn pair_local_bytes(n: usize, lanes: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
         3 * Self::buffer_bytes(n, lanes, 1, pad_shift, precision)
     }
@@ -392,7 +393,8 @@ impl StockhamKernel {
         match self.real_stage {
             _ if self.rows_in_registers() => 0,
             RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
-                Self::pair_local_bytes(self.n, self.lanes, self.pad_shift, self.precision)
+                let buffers = Self::local_buffers(self.in_place_passes, self.real_stage) + 1;
+                Self::passes_local_bytes(self.n, self.lanes, 1, self.pad_shift, self.precision, buffers)
             }
             _ => {
                 let (n, lanes, slots) = (self.n, self.lanes, self.slots_per_group);

@@ -430,6 +430,12 @@ fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool) ->
 ///   real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41, 4096
 ///   2.17-2.24 against 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18; 1000, 2187,
 ///   16807 and 2^16 to 2^20 within noise; single measured slower (1000 1.74 against 1.55).
+/// - A C2R pre-process pairing rows, whose mirror block keeps the third buffer it is loaded into: in double
+///   only, as above. Measured the same way (medians of 4 to 8 mins of 20, in four sets of alternating
+///   runs): 2^20 (512-point leaves) 8.8-9.0 ms against 9.4-10.7; 65536, 262144, 2^22 and 2^24 within noise
+///   (ratios 0.99-1.03); single in three sets 0.87, 0.91 and 1.10 at 262144, 0.96-1.01 elsewhere.
+///   The R2C post-process pairing columns gained nothing in place (ratios double 0.93-1.04, single
+///   0.98-1.06), so it keeps two buffers.
 /// - An R2C post-process, which keeps its second buffer to gather packed rows in and reads X_k and X_n-k
 ///   where the passes leave them (stockham.cl, DIF_POSITION, a division per radix digit, cheap for powers
 ///   of two): in either precision, for a power of two up to 1024 points. Measured the same way: double 1024
@@ -447,7 +453,7 @@ fn passes_in_place(
         RealStage::None => precision == Precision::Double || wide_rows || !two_buffers_fit(),
         RealStage::TwinSplit { .. } => precision == Precision::Double || !two_buffers_fit(),
         RealStage::TwinMerge { .. } if n % 2 == 1 => precision == Precision::Double || !two_buffers_fit(),
-        RealStage::C2rPre => precision == Precision::Double,
+        RealStage::C2rPre | RealStage::C2rPrePairs => precision == Precision::Double,
         RealStage::R2cPost => n.is_power_of_two() && n <= 1024,
         _ => false,
     }

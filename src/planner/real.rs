@@ -389,7 +389,7 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 
 #[cfg(test)]
 mod tests {
-    use crate::codegen::stockham::RealStage;
+    use crate::codegen::stockham::{RealStage, StockhamKernel};
     use crate::codegen::{KernelSpec, Precision};
     use crate::planner::{plan, test_device, BufRef, Step, TransformKind};
     use crate::runtime::DeviceInfo;
@@ -397,6 +397,17 @@ mod tests {
     /// The passes of two transforms of `n` reals, packed.
     fn steps(kind: TransformKind, n: usize, precision: Precision, device: &DeviceInfo) -> Vec<Step> {
         plan(&test_device::transform(kind, &[n], 2, false, precision), device).unwrap().steps
+    }
+
+    /// The last (or first) pass of `batch` transforms of `n` reals, packed, on the test CPU.
+    fn end_pass(kind: TransformKind, n: usize, batch: usize, precision: Precision, last: bool) -> StockhamKernel {
+        let problem = test_device::transform(kind, &[n], batch, false, precision);
+        let mut steps = plan(&problem, &test_device::cpu()).unwrap().steps;
+        let step = if last { steps.pop() } else { steps.into_iter().next() };
+        match step.map(|step| step.kernel) {
+            Some(KernelSpec::Stockham(k)) => *k,
+            other => panic!("{other:?}"),
+        }
     }
 
     /// The real stage of each pass of two transforms of `n` reals, packed.
@@ -491,15 +502,9 @@ mod tests {
         // its stores stream (8 MiB of output or more); double keeps 8 lanes, whose 4 values are already a
         // line. Row pairs (C2R) take 16 lanes in either precision where the local memory holds them (not
         // 4096 points), blocks of rows pages apart too (1024 rows).
-        let cpu = test_device::cpu();
-        let pass = |kind, n: usize, batch: usize, precision, last: bool| {
-            let problem = test_device::transform(kind, &[n], batch, false, precision);
-            let mut steps = plan(&problem, &cpu).unwrap().steps;
-            let step = if last { steps.pop() } else { steps.into_iter().next() };
-            match step.map(|step| step.kernel) {
-                Some(KernelSpec::Stockham(k)) => (format!("{:?}", k.real_stage), k.lanes, k.streaming_store),
-                other => panic!("{other:?}"),
-            }
+        let pass = |kind, n, batch, precision, last| {
+            let k = end_pass(kind, n, batch, precision, last);
+            (format!("{:?}", k.real_stage), k.lanes, k.streaming_store)
         };
         let (columns, rows) = ("R2cPostPairs { column_dims: 1 }".to_string(), "C2rPrePairs".to_string());
         use TransformKind::{C2R, R2C};
@@ -510,6 +515,20 @@ mod tests {
         assert_eq!(pass(C2R, 1 << 20, 4, Precision::Double, false), (rows.clone(), 16, true));
         assert_eq!(pass(C2R, 1 << 18, 16, Precision::Single, false), (rows.clone(), 16, true));
         assert_eq!(pass(C2R, 1 << 19, 8, Precision::Single, false), (rows, 8, true));
+    }
+
+    #[test]
+    fn double_row_pair_leaves_run_their_passes_in_place() {
+        let pairing = |kind, precision, last| {
+            let k = end_pass(kind, 1 << 20, 4, precision, last);
+            (format!("{:?}", k.real_stage), k.in_place_passes)
+        };
+        use TransformKind::{C2R, R2C};
+        let (columns, rows) = ("R2cPostPairs { column_dims: 1 }".to_string(), "C2rPrePairs".to_string());
+        assert_eq!(pairing(C2R, Precision::Double, false), (rows.clone(), true));
+        assert_eq!(pairing(C2R, Precision::Single, false), (rows, false));
+        assert_eq!(pairing(R2C, Precision::Double, true), (columns.clone(), false));
+        assert_eq!(pairing(R2C, Precision::Single, true), (columns, false));
     }
 
     #[test]
