@@ -665,6 +665,75 @@ AI int dif_position(uint k_) {
 #else
 #error "packed rows are interleaved complex values or adjacent real pairs"
 #endif
+/* Element k of every lane (xr[q], xi[q] for k = k0 + q) into the lanes' rows of the free buffer, a block of VW
+ * values from k0 as whole vectors, one value at a time. */
+#define PACKED_BLOCK(k0, xr, xi)                                                                    \
+    do {                                                                                            \
+        TRANSPOSE(xr);                                                                              \
+        TRANSPOSE(xi);                                                                              \
+        UNROLL for (int l = 0; l < VW; l++) {                                                       \
+            __local REAL *row_ = half_[l / (VW / 2)] + 2 * ((l % (VW / 2)) * OUT_COUNT + (k0));     \
+            VSTOREV(INTERLEAVE_LO(xr[l], xi[l]), row_);                                             \
+            VSTOREV(INTERLEAVE_HI(xr[l], xi[l]), row_ + VW);                                        \
+        }                                                                                           \
+    } while (0)
+#define PACKED_ONE(k, xr, xi)                                                                       \
+    do {                                                                                            \
+        REAL sr_[VW], si_[VW];                                                                      \
+        VSTOREV(xr, sr_);                                                                           \
+        VSTOREV(xi, si_);                                                                           \
+        UNROLL for (int l = 0; l < VW; l++) {                                                       \
+            __local REAL *at_ = half_[l / (VW / 2)] + 2 * ((l % (VW / 2)) * OUT_COUNT + (k));       \
+            at_[0] = sr_[l];                                                                        \
+            at_[1] = si_[l];                                                                        \
+        }                                                                                           \
+    } while (0)
+#if REAL_STAGE == STAGE_R2C_POST && !POST_TW
+/* X_k and X_N-k of the R2C post-process from one root and one product (HERMITIAN_PAIR_W): 10 vector
+ * operations and half a root load per value, where RESULT takes 16 and one. */
+#define R2C_PAIR(k, xr, xi, mr, mi)                                                                 \
+    do {                                                                                            \
+        int a_ = DIF_POSITION(k), b_ = DIF_POSITION((N - (k)) % N);                                 \
+        REAL wr_, wi_;                                                                              \
+        REAL_ROOT(k, wr_, wi_);                                                                     \
+        HERMITIAN_PAIR_W(fre[LIX(a_)], fim[LIX(a_)], fre[LIX(b_)], fim[LIX(b_)], wr_, wi_, K(0.5) * scale, \
+                         xr, xi, mr, mi);                                                           \
+        xi *= conj_out;                                                                             \
+        mi *= conj_out;                                                                             \
+    } while (0)
+/* Blocks of k from the lower half (1 .. N / 2) with their mirror blocks N - k, then the rest of the lower half
+ * and k = 0 (with X_N) one at a time. */
+#define PACKED_RESULTS()                                                                            \
+    do {                                                                                            \
+        for (int k0 = 1; k0 + VW <= N / 2 + 1; k0 += VW) {                                          \
+            V xr[VW], xi[VW], mr[VW], mi[VW];                                                       \
+            UNROLL for (int q = 0; q < VW; q++)                                                     \
+                R2C_PAIR(k0 + q, xr[q], xi[q], mr[VW - 1 - q], mi[VW - 1 - q]);                     \
+            PACKED_BLOCK(k0, xr, xi);                                                               \
+            PACKED_BLOCK(N - k0 - (VW - 1), mr, mi);                                                \
+        }                                                                                           \
+        for (int k = 0; k <= N / 2; k = k == 0 ? N / 2 / VW * VW + 1 : k + 1) {                     \
+            V xr, xi, mr, mi;                                                                       \
+            R2C_PAIR(k, xr, xi, mr, mi);                                                            \
+            PACKED_ONE(k, xr, xi);                                                                  \
+            PACKED_ONE(N - k, mr, mi);                                                              \
+        }                                                                                           \
+    } while (0)
+#else
+#define PACKED_RESULTS()                                                                            \
+    do {                                                                                            \
+        for (int k0 = 0; k0 + VW <= OUT_COUNT; k0 += VW) {                                          \
+            V xr[VW], xi[VW];                                                                       \
+            UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);                       \
+            PACKED_BLOCK(k0, xr, xi);                                                               \
+        }                                                                                           \
+        for (int k = (OUT_COUNT / VW) * VW; k < OUT_COUNT; k++) {                                   \
+            V xr, xi;                                                                               \
+            RESULT(k, xr, xi);                                                                      \
+            PACKED_ONE(k, xr, xi);                                                                  \
+        }                                                                                           \
+    } while (0)
+#endif
 /* The slot's VW rows, OUT_COUNT complex values (or adjacent real pairs) each, as one block from ob[0]: lane l's
  * row goes to the interleaved values 2 (l OUT_COUNT + k) of the free buffer, the first VW / 2 rows in its real
  * array and the others in its imaginary one (each holds VW / 2 rows: OUT_COUNT <= LN), then each half leaves
@@ -673,29 +742,7 @@ AI int dif_position(uint k_) {
 #define PACKED_STORE()                                                                              \
     do {                                                                                            \
         __local REAL *half_[2] = {FREE_RE, FREE_IM};                                                \
-        for (int k0 = 0; k0 + VW <= OUT_COUNT; k0 += VW) {                                          \
-            V xr[VW], xi[VW];                                                                       \
-            UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, xr[q], xi[q]);                       \
-            TRANSPOSE(xr);                                                                          \
-            TRANSPOSE(xi);                                                                          \
-            UNROLL for (int l = 0; l < VW; l++) {                                                   \
-                __local REAL *row_ = half_[l / (VW / 2)] + 2 * ((l % (VW / 2)) * OUT_COUNT + k0);   \
-                VSTOREV(INTERLEAVE_LO(xr[l], xi[l]), row_);                                         \
-                VSTOREV(INTERLEAVE_HI(xr[l], xi[l]), row_ + VW);                                    \
-            }                                                                                       \
-        }                                                                                           \
-        for (int k = (OUT_COUNT / VW) * VW; k < OUT_COUNT; k++) {                                   \
-            V xr, xi;                                                                               \
-            RESULT(k, xr, xi);                                                                      \
-            REAL sr_[VW], si_[VW];                                                                  \
-            VSTOREV(xr, sr_);                                                                       \
-            VSTOREV(xi, si_);                                                                       \
-            UNROLL for (int l = 0; l < VW; l++) {                                                   \
-                __local REAL *at_ = half_[l / (VW / 2)] + 2 * ((l % (VW / 2)) * OUT_COUNT + k);     \
-                at_[0] = sr_[l];                                                                    \
-                at_[1] = si_[l];                                                                    \
-            }                                                                                       \
-        }                                                                                           \
+        PACKED_RESULTS();                                                                           \
         UNROLL for (int h = 0; h < 2; h++)                                                          \
             STREAM_RUN(PACKED_REALS(ob[0]) + (IDX)(h * VW * OUT_COUNT), half_[h], VW * OUT_COUNT);  \
     } while (0)
