@@ -66,12 +66,17 @@ fn halves_of_eight_parts_in_one_kernel() {
 /// R2C rows of n/2 + 1 values and C2R rows of n reals whose half is not a multiple of 8 values, back to
 /// back, which a slot of 8 transforms stores as one block of whole vectors: a batch that ends in a part slot,
 /// double, in place (padded rows, stored row by row), planar, and 2D rows (8 to a plane) across planes.
+/// The R2C post-process there computes each value with its mirror, in blocks of 8 from the lower half of
+/// the half length H and one at a time for the rest: H = 128 (whole blocks), 125 (odd), 20 (a block and
+/// two), 3 (no block).
 #[test]
 fn real_rows_back_to_back_store_as_one_block() {
     let r2c = |lengths: &[usize]| RealCase::new(lengths, RealDir::R2C);
     let c2r = |lengths: &[usize]| RealCase::new(lengths, RealDir::C2R);
     for p in [Prec::Single, Prec::Double] {
-        assert_accurate(r2c(&[256]).batch(19).precision(p));
+        for n in [256, 250, 40, 6] {
+            assert_accurate(r2c(&[n]).batch(19).precision(p));
+        }
         assert_accurate(r2c(&[1000]).batch(16).precision(p));
         assert_accurate(c2r(&[1000]).batch(19).precision(p));
         assert_accurate(c2r(&[100]).batch(16).precision(p).perturbed());
