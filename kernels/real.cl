@@ -60,6 +60,14 @@
         (mi) = -(s) * (fi_ + tr_);                                                                  \
     } while (0)
 
+/* HERMITIAN_PAIR_W with the root w_2H^k from the table. */
+#define HERMITIAN_PAIR(ar, ai, br, bi, k, s, xr, xi, mr, mi)                                        \
+    do {                                                                                            \
+        REAL wr_, wi_;                                                                              \
+        REAL_ROOT(k, wr_, wi_);                                                                     \
+        HERMITIAN_PAIR_W(ar, ai, br, bi, wr_, wi_, s, xr, xi, mr, mi);                              \
+    } while (0)
+
 /* HERMITIAN_COMBINE_W with the root w_2H^k from the table. */
 #define HERMITIAN_COMBINE(ar, ai, br, bi, k, s, xr, xi)                                             \
     do {                                                                                            \

@@ -689,15 +689,13 @@ AI int dif_position(uint k_) {
         }                                                                                           \
     } while (0)
 #if REAL_STAGE == STAGE_R2C_POST && !POST_TW
-/* X_k and X_N-k of the R2C post-process from one root and one product (HERMITIAN_PAIR_W): 10 vector
+/* X_k and X_N-k of the R2C post-process from one root and one product (HERMITIAN_PAIR): 10 vector
  * operations and half a root load per value, where RESULT takes 16 and one. */
 #define R2C_PAIR(k, xr, xi, mr, mi)                                                                 \
     do {                                                                                            \
         int a_ = DIF_POSITION(k), b_ = DIF_POSITION((N - (k)) % N);                                 \
-        REAL wr_, wi_;                                                                              \
-        REAL_ROOT(k, wr_, wi_);                                                                     \
-        HERMITIAN_PAIR_W(fre[LIX(a_)], fim[LIX(a_)], fre[LIX(b_)], fim[LIX(b_)], wr_, wi_, K(0.5) * scale, \
-                         xr, xi, mr, mi);                                                           \
+        HERMITIAN_PAIR(fre[LIX(a_)], fim[LIX(a_)], fre[LIX(b_)], fim[LIX(b_)], k, K(0.5) * scale, xr, xi, \
+                       mr, mi);                                                                     \
         xi *= conj_out;                                                                             \
         mi *= conj_out;                                                                             \
     } while (0)
@@ -1274,10 +1272,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             ai = (V)(0);
             bi = (V)(0);
         }
-        REAL wr, wi;
         V mr, mi;
-        REAL_ROOT(k, wr, wi);
-        HERMITIAN_PAIR_W(ar, ai, br, bi, wr, wi, K(1.0), are[LIX(k)], aim[LIX(k)], mr, mi);
+        HERMITIAN_PAIR(ar, ai, br, bi, k, K(1.0), are[LIX(k)], aim[LIX(k)], mr, mi);
         if (k > 0 && 2 * k != N) {
             are[LIX(N - k)] = mr;
             aim[LIX(N - k)] = mi;
