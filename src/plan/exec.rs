@@ -20,6 +20,7 @@ pub struct Baked {
     device: usize,
     context: Context,
     precision: Precision,
+    exec_kind: TransformKind,
     exec: ExecPlan,
     launches: Vec<Launch>,
     in_bytes: usize,
@@ -312,6 +313,7 @@ impl Baked {
             device: device.id,
             context,
             precision,
+            exec_kind: problem.kind,
             in_bytes,
             out_bytes,
             in_planar: problem.input.planar,
@@ -397,20 +399,17 @@ impl Baked {
             BufRef::Tmp(_) => tmp_size,
         };
         // A planner mistake must never become an out-of-bounds write in the caller's memory.
-        if let Some((i, l)) = self
-            .launches
-            .iter()
-            .enumerate()
-            .find(|(_, l)| l.src_reach > size(l.run.src) || l.dst_reach > size(l.run.dst))
-        {
+        if let Some((i, l)) = self.launches.iter().enumerate().find(|(_, l)| {
+            let (src, dst) = self.reach(l);
+            src > size(l.run.src) || dst > size(l.run.dst)
+        }) {
+            let (src, dst) = self.reach(l);
             return fail(
                 ErrorKind::Bugcheck,
                 format!(
-                    "step {i} would reach {} bytes of {:?} ({} there) and {} of {:?} ({} there)",
-                    l.src_reach,
+                    "step {i} would reach {src} bytes of {:?} ({} there) and {dst} of {:?} ({} there)",
                     l.run.src,
                     size(l.run.src),
-                    l.dst_reach,
                     l.run.dst,
                     size(l.run.dst)
                 ),
@@ -426,20 +425,50 @@ impl Baked {
         let real = |v: f64| real_arg(self.precision, v);
         let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
         let last = self.launches.len() - 1;
-        let steps = self.launches.iter().enumerate().map(|(i, launch)| {
+        let chunks = self.exec.chunks;
+        let steps = (0..chunks.count)
+            .flat_map(|chunk| self.launches.iter().enumerate().map(move |(i, launch)| (chunk, i, launch)));
+        let steps = steps.map(|(chunk, i, launch)| {
             let run = &launch.run;
             let reals = [
                 real(if i == 0 { sign } else { 1.0 }),
                 real(if i == last { sign } else { 1.0 }),
                 real(if i == last { scale } else { 1.0 }),
             ];
-            run.bind(buffers(run.src), buffers(run.dst), reals)
+            run.bind(
+                buffers(run.src),
+                buffers(run.dst),
+                reals,
+                [chunks.shift(run.src, chunk), chunks.shift(run.dst, chunk)],
+            )
         });
         let done = enqueue_chain(queue, &wait, steps)?
             .ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))?;
         match (&self.post_callback, user_outputs) {
             (Some(post), Some(user_outputs)) => post.enqueue(queue, outputs, user_outputs, &[done.raw()]),
             _ => Ok(done),
+        }
+    }
+
+    /// Bytes `launch` reaches into each plane of its source and destination in the last chunk.
+    fn reach(&self, launch: &Launch) -> (usize, usize) {
+        let chunks = self.exec.chunks;
+        let last = |b: BufRef| chunks.shift(b, chunks.count - 1) * self.unit_bytes(b);
+        (launch.src_reach + last(launch.run.src), launch.dst_reach + last(launch.run.dst))
+    }
+
+    /// Bytes of one element of `buffer` in the units of its layout: a real for real data and planes, a
+    /// complex value otherwise.
+    fn unit_bytes(&self, buffer: BufRef) -> usize {
+        let real = match buffer {
+            BufRef::Input => self.in_planar || self.exec_kind == TransformKind::R2C,
+            BufRef::Output => self.out_planar || self.exec_kind == TransformKind::C2R,
+            BufRef::Tmp(_) => false,
+        };
+        if real {
+            self.precision.real_bytes()
+        } else {
+            self.precision.complex_bytes()
         }
     }
 

@@ -413,8 +413,9 @@ pub(crate) struct StepLaunch<'a> {
 
 impl KernelLaunch {
     /// The arguments for source planes `src`, destination planes `dst` and the kernel's three reals
-    /// (input conjugation, output conjugation, scale).
-    pub fn bind(&self, src: [RawMem; 2], dst: [RawMem; 2], reals: [Arg; 3]) -> StepLaunch<'_> {
+    /// (input conjugation, output conjugation, scale). `shift` adds to the source and destination offsets, in
+    /// elements (a chunk of the batch).
+    pub fn bind(&self, src: [RawMem; 2], dst: [RawMem; 2], reals: [Arg; 3], shift: [usize; 2]) -> StepLaunch<'_> {
         let index = |v: usize| if self.wide_index { Arg::U64(v as u64) } else { Arg::U32(v as u32) };
         let [conj_in, conj_out, scale] = reals;
         StepLaunch {
@@ -428,8 +429,8 @@ impl KernelLaunch {
                 Arg::Mem(dst[1]),
                 Arg::Mem(self.table.raw()),
                 Arg::Mem(self.params.raw()),
-                index(self.src_offset),
-                index(self.dst_offset),
+                index(self.src_offset + shift[0]),
+                index(self.dst_offset + shift[1]),
                 conj_in,
                 conj_out,
                 scale,

@@ -131,7 +131,8 @@ pub fn enqueue(
         [given[0], given[planes - 1]]
     };
     let one = real_arg(problem.precision, 1.0);
-    let steps = baked.launches.iter().map(|launch| launch.bind(planes_of(launch.src), planes_of(launch.dst), [one; 3]));
+    let steps =
+        baked.launches.iter().map(|launch| launch.bind(planes_of(launch.src), planes_of(launch.dst), [one; 3], [0; 2]));
     match enqueue_chain(queue, wait, steps)? {
         Some(event) => Ok(event),
         None => enqueue_marker(queue.raw(), wait),

@@ -586,8 +586,9 @@ mod tests {
         (exec.tmp_regions, exec.steps.iter().map(|s| (s.src, s.dst)).collect())
     }
 
+    /// The four-step split of `batch` transforms of `n` points in one chunk (`planner::chunks`).
     fn split(device: &crate::runtime::DeviceInfo, n: usize, batch: usize) -> (usize, usize) {
-        match crate::planner::plan(&c2c_1d(n, batch, false), device).unwrap().tree {
+        match crate::planner::plan_whole_batch(&c2c_1d(n, batch, false), device, 1).unwrap().tree {
             Node::FourStep { rows, columns, .. } => (rows, columns),
             other => panic!("not a four-step: {other}"),
         }
@@ -606,7 +607,12 @@ mod tests {
     #[test]
     fn uneven_cpu_splits_keep_their_long_leaf_within_about_half_the_local_memory() {
         let double = |n, batch| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, batch, false) };
-        let split_of = |device: &crate::runtime::DeviceInfo, n| match crate::planner::plan(&double(n, 64), device) {
+        // The batch in one chunk (`planner::chunks`), whose split each chunk's plan repeats.
+        let split_of = |device: &crate::runtime::DeviceInfo, n| match crate::planner::plan_whole_batch(
+            &double(n, 64),
+            device,
+            1,
+        ) {
             Ok(exec) => match exec.tree {
                 Node::FourStep { rows, columns, .. } => (rows, columns),
                 other => panic!("not a four-step: {other}"),
@@ -626,7 +632,10 @@ mod tests {
             problem
         };
         let spaced_split =
-            |device: &crate::runtime::DeviceInfo| match crate::planner::plan(&spaced(16807), device).unwrap().tree {
+            |device: &crate::runtime::DeviceInfo| match crate::planner::plan_whole_batch(&spaced(16807), device, 1)
+                .unwrap()
+                .tree
+            {
                 Node::FourStep { rows, columns, children, .. } if children.len() == 2 => (rows, columns),
                 other => panic!("not a two-pass four-step: {other}"),
             };

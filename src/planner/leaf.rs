@@ -87,7 +87,9 @@ const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 /// L transforms per slot in vector lanes, as many as local memory holds, so that a work-item's loads and
 /// stores along columns are runs of adjacent elements (whole 32-byte sectors with 4 single lanes) instead
 /// of one element a row apart. It is off by default: on an H100 it ran up to 1.5x slower (`bench/README.md`).
-/// `gpu_io=items` keeps GPU loads and stores item-major along columns too (see `shape`).
+/// `gpu_io=items` keeps GPU loads and stores item-major along columns too (see `shape`). `chunk=B` runs a
+/// CPU batch in chunks of at most B bytes (`CPU_CHUNK_BYTES`; 0: in one), to measure chunk sizes and test
+/// chunks with small cases.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 struct Tune {
     profile: Option<DeviceKind>,
@@ -95,6 +97,7 @@ struct Tune {
     no_rader: bool,
     gpu_lanes: Option<usize>,
     gpu_item_major_io: bool,
+    chunk_bytes: Option<usize>,
 }
 
 /// The overrides, read from `FFTX_TUNE` once, at the first plan (as `FFTX_LOG` is read once).
@@ -116,6 +119,7 @@ fn parse_tune(spec: &str) -> Tune {
                 tune.gpu_lanes = n.parse().ok().filter(|n: &usize| n.is_power_of_two() && *n <= 16)
             }
             Some(("gpu_io", "items")) => tune.gpu_item_major_io = true,
+            Some(("chunk", n)) => tune.chunk_bytes = n.parse().ok(),
             _ => {}
         }
     }
@@ -139,6 +143,22 @@ pub(super) fn elementwise_per_item(device: &DeviceInfo) -> usize {
 /// True when a pass writing `out_bytes` to a buffer it does not read should store non-temporally.
 pub(super) fn streams_output(device: &DeviceInfo, out_bytes: usize) -> bool {
     is_cpu(device) && out_bytes >= CPU_STREAMING_BYTES
+}
+
+/// Bytes of data from which a CPU plan of several passes runs its batch in chunks of at most this many
+/// (`chunks::transforms_per_chunk`). Each chunk costs a launch per pass (about 35 us on PoCL). Measured on
+/// PoCL (AMD EPYC, 1 MiB L2 per core, 32 MiB L3), 2^22 points a run, medians of per-run mins of 10 over 6
+/// alternating runs, chunks of at most 8 MiB against none: c2c double 65536 0.84x the time, 61440 0.94x;
+/// 64^3 double r2c 0.74x, c2r 0.64x, single 0.82-0.86x; c2r single 262144 0.90x, 256^2 0.90-0.92x; c2c
+/// single 1024^2 0.91x (5 runs); but r2c double 65536, 262144 and 256^2 1.04-1.06x, c2r single 2^20 1.07x;
+/// the rest within 0.97-1.03x. Chunks of at most 4 MiB did about as well (1.12x at c2c single 61440,
+/// 0.93x at 256^2), 1 MiB lost 1.1-1.7x to launches, and 16 MiB was mixed (c2c double 262144 1.13x).
+const CPU_CHUNK_BYTES: usize = 8 << 20;
+
+/// The chunk budget of `device`: CPUs only, `FFTX_TUNE=chunk=B` overriding it (0: no chunks).
+pub(super) fn chunk_budget(device: &DeviceInfo) -> Option<usize> {
+    let bytes = tune().chunk_bytes.unwrap_or(CPU_CHUNK_BYTES);
+    (is_cpu(device) && bytes > 0).then_some(bytes)
 }
 
 /// Bytes per transform up to which a CPU plan treats a transform as cached between its passes
@@ -689,13 +709,14 @@ mod tests {
         use super::{parse_tune, Tune};
         use crate::runtime::DeviceKind;
         assert_eq!(parse_tune(""), Tune::default());
-        let all = parse_tune("profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;colour=blue");
+        let all = parse_tune("profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;chunk=0;colour=blue");
         let expected = Tune {
             profile: Some(DeviceKind::Gpu),
             max_leaf: Some(16),
             no_rader: true,
             gpu_lanes: Some(4),
             gpu_item_major_io: true,
+            chunk_bytes: Some(0),
         };
         assert_eq!(all, expected);
         assert_eq!(parse_tune("profile=cpu").profile, Some(DeviceKind::Cpu));

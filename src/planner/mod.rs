@@ -7,6 +7,7 @@
 //! real stage along axis 0, fused into the leaf or, for long axes, run as an elementwise pass of its own.
 
 mod bluestein;
+pub mod chunks;
 pub mod factor;
 mod fourstep;
 pub mod leaf;
@@ -181,6 +182,8 @@ pub struct ExecPlan {
     pub tmp_regions: usize,
     /// Complex elements per scratch region.
     pub region_elements: usize,
+    /// The steps run once per chunk of the batch, in order.
+    pub chunks: chunks::Chunks,
 }
 
 impl ExecPlan {
@@ -221,10 +224,42 @@ pub fn plan(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
 }
 
 fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
+    let whole = plan_whole_batch(problem, device, 1)?;
+    if whole.steps.len() < 2 {
+        return Ok(whole);
+    }
+    match chunks::transforms_per_chunk(problem, device) {
+        Some(transforms) => {
+            let chunk = Problem { batch: transforms, ..problem.clone() };
+            let mut part = plan_whole_batch(&chunk, device, problem.batch / transforms)?;
+            // Only the last step's output leaves the cache; the steps before it store for the next.
+            let last = part.steps.len() - 1;
+            for (i, step) in part.steps.iter_mut().enumerate().take(last) {
+                if let KernelSpec::Stockham(k) = &mut step.kernel {
+                    if k.streaming_store {
+                        k.streaming_store = false;
+                        part.tree.restate(i, describe(k, step.src, step.dst));
+                    }
+                }
+            }
+            Ok(chunks::over_batch(part, problem, transforms))
+        }
+        None => Ok(whole),
+    }
+}
+
+/// The plan of `problem`'s whole batch, its stores streaming as if the output were `chunks` times as large.
+fn plan_whole_batch(problem: &Problem, device: &DeviceInfo, chunks: usize) -> Result<ExecPlan> {
     let region_elements = aligned_region(problem.elements());
-    let mut ctx = Ctx { problem, device, steps: Vec::new(), tmp_regions: 0, region_elements };
+    let mut ctx = Ctx { problem, device, steps: Vec::new(), tmp_regions: 0, region_elements, chunks };
     let tree = multidim::plan(&mut ctx)?;
-    Ok(ExecPlan { tree, steps: ctx.steps, tmp_regions: ctx.tmp_regions, region_elements: ctx.region_elements })
+    Ok(ExecPlan {
+        tree,
+        steps: ctx.steps,
+        tmp_regions: ctx.tmp_regions,
+        region_elements: ctx.region_elements,
+        chunks: chunks::Chunks::ONE,
+    })
 }
 
 /// Complex elements a scratch region's size is a multiple of, so that every region starts as aligned as the
@@ -351,6 +386,8 @@ struct Ctx<'a> {
     tmp_regions: usize,
     /// Complex elements per scratch region: one packed copy of the data, or more if a job needs it.
     region_elements: usize,
+    /// Chunks of the batch the plan runs in, each of `problem`'s batch (`chunks`).
+    chunks: usize,
 }
 
 /// Physical strides of a job's dimensions on one side.
@@ -621,7 +658,7 @@ impl Ctx<'_> {
             wide_index: self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]),
             streaming_store: kernel.stores_whole_vectors()
                 && !self.same_storage(job.src, job.dst)
-                && leaf::streams_output(self.device, out_bytes),
+                && leaf::streams_output(self.device, out_bytes * self.chunks),
             ..kernel
         })
     }

@@ -114,9 +114,9 @@ mod tests {
         stockham_kernels(problem, device).iter().map(|k| k.plane_n0).collect()
     }
 
-    /// The Stockham kernels of the plan, in step order.
+    /// The Stockham kernels of the plan with the batch in one chunk (`planner::chunks`), in step order.
     fn stockham_kernels(problem: &Problem, device: &DeviceInfo) -> Vec<StockhamKernel> {
-        let exec = crate::planner::plan(problem, device).unwrap();
+        let exec = crate::planner::plan_whole_batch(problem, device, 1).unwrap();
         exec.steps
             .into_iter()
             .filter_map(|s| match s.kernel {

@@ -216,7 +216,8 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     (columns % REGISTER_LANES == 0 && runs_whole && fits && aligned).then_some(split)
 }
 
-/// `split` with its last pass lengthened: a two-pass split takes the most rows, up to `limit`, that `fit`
+/// `split` with its last pass lengthened: a two-pass split takes the most rows, up to `limit` (and one
+/// kernel's length), that `fit`
 /// (rows, columns) with a first pass of one kernel, where that is more than its own; the first pass is then
 /// the shorter. A three-pass split stays as it is. Measured on PoCL, 2^22 points a run, ms (median of 20):
 /// - R2C, whose last pass pairs columns: double 65536 (m = 2^15) 6.3-6.5 as 16 x 2048 against 5.0 as
@@ -236,7 +237,7 @@ fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usi
     let max_first = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
     let longer = factor::divisors(m).into_iter().filter(|&rows| {
         let columns = m / rows;
-        rows <= limit && columns <= max_first && fit(rows, columns)
+        rows <= limit.min(ctx.max_leaf()) && columns <= max_first && fit(rows, columns)
     });
     let rows = longer.max().map_or(own, |rows| rows.max(own));
     Split::Two { rows, columns: m / rows }
@@ -391,18 +392,18 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 mod tests {
     use crate::codegen::stockham::{RealStage, StockhamKernel};
     use crate::codegen::{KernelSpec, Precision};
-    use crate::planner::{plan, test_device, BufRef, Step, TransformKind};
+    use crate::planner::{plan, plan_whole_batch, test_device, BufRef, Step, TransformKind};
     use crate::runtime::DeviceInfo;
 
-    /// The passes of two transforms of `n` reals, packed.
+    /// The passes of two transforms of `n` reals, packed, the batch in one chunk (`planner::chunks`).
     fn steps(kind: TransformKind, n: usize, precision: Precision, device: &DeviceInfo) -> Vec<Step> {
-        plan(&test_device::transform(kind, &[n], 2, false, precision), device).unwrap().steps
+        plan_whole_batch(&test_device::transform(kind, &[n], 2, false, precision), device, 1).unwrap().steps
     }
 
-    /// The last (or first) pass of `batch` transforms of `n` reals, packed, on the test CPU.
+    /// The last (or first) pass of `batch` transforms of `n` reals, packed, in one chunk, on the test CPU.
     fn end_pass(kind: TransformKind, n: usize, batch: usize, precision: Precision, last: bool) -> StockhamKernel {
         let problem = test_device::transform(kind, &[n], batch, false, precision);
-        let mut steps = plan(&problem, &test_device::cpu()).unwrap().steps;
+        let mut steps = plan_whole_batch(&problem, &test_device::cpu(), 1).unwrap().steps;
         let step = if last { steps.pop() } else { steps.into_iter().next() };
         match step.map(|step| step.kernel) {
             Some(KernelSpec::Stockham(k)) => *k,
@@ -631,7 +632,7 @@ mod tests {
     fn long_real_axes_stream_into_aligned_scratch_rows() {
         // Rows of n / 2 + 1 values would start the second transform mid-vector, and no pass could stream.
         // R2C: the first four-step pass writes scratch, the second pairs its columns into the output; C2R:
-        // the first four-step pass.
+        // the first four-step pass. (A batch in chunks keeps its scratch cached instead: `planner::chunks`.)
         let cases = [
             (TransformKind::R2C, Precision::Double, 1),
             (TransformKind::R2C, Precision::Single, 1),

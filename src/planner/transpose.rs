@@ -130,7 +130,7 @@ pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan>
         plan_steps.push(super::Step { kernel: KernelSpec::Transpose(k), src, dst });
     }
     let tree = Node::Transpose { rows, cols, batch, in_place, children };
-    Ok(ExecPlan { tree, steps: plan_steps, tmp_regions: 0, region_elements: 0 })
+    Ok(ExecPlan { tree, steps: plan_steps, tmp_regions: 0, region_elements: 0, chunks: super::chunks::Chunks::ONE })
 }
 
 /// The in-place swap of two digits of a job's output index: for every combination of the `batch` dimensions,

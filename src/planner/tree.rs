@@ -21,6 +21,8 @@ pub enum Node {
     /// Rader's algorithm: the prime n as a cyclic convolution of length n - 1, inputs permuted by powers of
     /// the generator `root`.
     Rader { n: usize, root: usize, children: Vec<Node> },
+    /// The batch in `chunks` chunks of `transforms` transforms, each run through every step before the next.
+    BatchChunks { chunks: usize, transforms: usize, children: Vec<Node> },
     /// One kernel launch: `step` indexes the plan's step list.
     Leaf { step: usize, kind: &'static str, summary: String },
 }
@@ -60,7 +62,27 @@ impl Node {
                 writeln!(f, "{indent}Rader {n} via convolution length {} (generator {root})", n - 1)?;
                 children.iter().try_for_each(|c| c.write(f, depth + 1))
             }
+            Node::BatchChunks { chunks, transforms, children } => {
+                writeln!(f, "{indent}BatchChunks {chunks} x {transforms} transforms")?;
+                children.iter().try_for_each(|c| c.write(f, depth + 1))
+            }
             Node::Leaf { step, kind, summary } => writeln!(f, "{indent}[{step}] {kind} {summary}"),
+        }
+    }
+
+    /// Replaces the summary of the leaf of step `step`.
+    pub fn restate(&mut self, step: usize, summary: String) {
+        match self {
+            Node::Leaf { step: s, summary: old, .. } if *s == step => *old = summary,
+            Node::Leaf { .. } => {}
+            Node::MultiDim { children, .. }
+            | Node::FourStep { children, .. }
+            | Node::ThreeFactor { children, .. }
+            | Node::Transpose { children, .. }
+            | Node::RealAxis { children, .. }
+            | Node::Bluestein { children, .. }
+            | Node::Rader { children, .. }
+            | Node::BatchChunks { children, .. } => children.iter_mut().for_each(|c| c.restate(step, summary.clone())),
         }
     }
 
@@ -73,7 +95,8 @@ impl Node {
             | Node::Transpose { children, .. }
             | Node::RealAxis { children, .. }
             | Node::Bluestein { children, .. }
-            | Node::Rader { children, .. } => children.iter().map(Node::leaves).sum(),
+            | Node::Rader { children, .. }
+            | Node::BatchChunks { children, .. } => children.iter().map(Node::leaves).sum(),
             Node::Leaf { .. } => 1,
         }
     }

@@ -1,0 +1,152 @@
+//! Batch chunks: on a CPU, a batch of transforms that each take several passes runs a few transforms
+//! through every pass before the next few, so that each pass after the first finds its data in the
+//! last-level cache instead of memory. Each chunk is the same problem with fewer transforms, its buffers
+//! shifted by the chunk's first transform: the same kernels serve every chunk.
+
+use super::{leaf, BufRef, BufferLayout, ExecPlan, Node, Problem, TransformKind};
+use crate::runtime::DeviceInfo;
+
+/// How a plan's batch runs in chunks of transforms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunks {
+    pub count: usize,
+    /// Elements (in each buffer's units, as `BufferLayout`) from one chunk's input and output to the next's.
+    pub input: usize,
+    pub output: usize,
+}
+
+impl Chunks {
+    pub const ONE: Chunks = Chunks { count: 1, input: 0, output: 0 };
+
+    /// Elements of `buffer` between chunk 0 and `chunk`: scratch is reused by every chunk.
+    pub fn shift(&self, buffer: BufRef, chunk: usize) -> usize {
+        chunk
+            * match buffer {
+                BufRef::Input => self.input,
+                BufRef::Output => self.output,
+                BufRef::Tmp(_) => 0,
+            }
+    }
+}
+
+/// The transforms per chunk for `problem` on `device`, when its batch should run in chunks: on CPUs
+/// (`leaf::chunk_budget`).
+pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Option<usize> {
+    leaf::chunk_budget(device).and_then(|budget| transforms_within(problem, budget))
+}
+
+/// The most transforms of `problem` a chunk of at most `budget` bytes of data holds, when the whole batch
+/// outgrows it, chunks of that many divide the batch, each chunk's transforms are contiguous in both
+/// buffers, and every offset stays within 2^31 reals (narrow indices).
+fn transforms_within(problem: &Problem, budget: usize) -> Option<usize> {
+    let per_transform = problem.elements() / problem.batch * problem.precision.complex_bytes();
+    let contiguous = |layout: &BufferLayout, lengths: &[usize]| {
+        let extent: usize = lengths.iter().zip(&layout.strides).map(|(&l, &s)| (l - 1) * s).sum::<usize>() + 1;
+        layout.dist >= extent && layout.dist.checked_mul(2 * problem.batch).is_some_and(|e| e < i32::MAX as usize)
+    };
+    let complex = problem.complex_lengths();
+    let (in_lengths, out_lengths) = match problem.kind {
+        TransformKind::C2C => (&complex, &complex),
+        TransformKind::R2C => (&problem.lengths, &complex),
+        TransformKind::C2R => (&complex, &problem.lengths),
+    };
+    if per_transform * problem.batch <= budget
+        || !contiguous(&problem.input, in_lengths)
+        || !contiguous(&problem.output, out_lengths)
+    {
+        return None;
+    }
+    (1..problem.batch).rev().find(|&b| problem.batch % b == 0 && b * per_transform <= budget)
+}
+
+/// `part`, the plan of one chunk of `transforms` transforms, run over the whole batch of `problem`.
+pub(super) fn over_batch(part: ExecPlan, problem: &Problem, transforms: usize) -> ExecPlan {
+    let count = problem.batch / transforms;
+    let chunks = Chunks { count, input: transforms * problem.input.dist, output: transforms * problem.output.dist };
+    let tree = Node::BatchChunks { chunks: count, transforms, children: vec![part.tree] };
+    ExecPlan { tree, chunks, ..part }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_device::{c2c, cpu, transform};
+    use super::super::{plan, Node, Problem, TransformKind};
+    use super::transforms_within;
+    use crate::codegen::{KernelSpec, Precision};
+
+    #[test]
+    fn chunks_divide_the_batch_within_the_budget() {
+        // 1024 single points take 8 KiB: 6 of them in chunks of 2 within 16 KiB, 7 in chunks of 1.
+        assert_eq!(transforms_within(&c2c(&[1024], 6), 16 << 10), Some(2));
+        assert_eq!(transforms_within(&c2c(&[1024], 7), 16 << 10), Some(1));
+        // A batch within the budget, or transforms each larger than it, run whole.
+        assert_eq!(transforms_within(&c2c(&[1024], 2), 16 << 10), None);
+        assert_eq!(transforms_within(&c2c(&[4096], 6), 16 << 10), None);
+        // Real transforms count their scratch rows: 2048 reals keep 1040 complex values (8320 bytes).
+        let r2c = transform(TransformKind::R2C, &[2048], 6, false, Precision::Single);
+        assert_eq!(transforms_within(&r2c, 16 << 10), Some(1));
+        let c2r = transform(TransformKind::C2R, &[2048], 6, true, Precision::Single);
+        assert_eq!(transforms_within(&c2r, 24 << 10), Some(2));
+    }
+
+    #[test]
+    fn the_cases_of_tests_chunks_run_in_chunks_of_16_kib() {
+        let budget = 16 << 10;
+        let double = |mut p: Problem| {
+            p.precision = Precision::Double;
+            p
+        };
+        let mut padded = c2c(&[1024], 4);
+        (padded.input.dist, padded.output.dist) = (1100, 1030);
+        let complex = [(c2c(&[1024], 6), 2), (double(c2c(&[1024], 6)), 1), (padded, 2), (c2c(&[32, 32], 3), 1)];
+        let real = |kind, lengths: &[usize], batch, in_place, precision| {
+            (transform(kind, lengths, batch, in_place, precision), 1)
+        };
+        for kind in [TransformKind::R2C, TransformKind::C2R] {
+            let cases = [
+                real(kind, &[2048], 6, false, Precision::Single),
+                real(kind, &[1024], 3, false, Precision::Double),
+                real(kind, &[2048], 6, true, Precision::Single),
+                real(kind, &[64, 32], 4, false, Precision::Single),
+            ];
+            for (problem, transforms) in complex.iter().cloned().chain(cases) {
+                assert_eq!(transforms_within(&problem, budget), Some(transforms), "{problem:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn chunks_need_each_chunk_contiguous() {
+        // Transforms interleaved with each other (distance 1, stride 6) share their memory with other chunks.
+        let mut interleaved = c2c(&[1024], 6);
+        for layout in [&mut interleaved.input, &mut interleaved.output] {
+            layout.strides = vec![6];
+            layout.dist = 1;
+        }
+        assert_eq!(transforms_within(&interleaved, 16 << 10), None);
+    }
+
+    #[test]
+    fn the_default_budget_chunks_batches_of_multi_pass_transforms() {
+        // 64 transforms of 65536 double points (64 MiB) in chunks of 8 MiB; the tree says so.
+        let mut problem = c2c(&[65536], 64);
+        problem.precision = Precision::Double;
+        let exec = plan(&problem, &cpu()).unwrap();
+        assert_eq!(exec.chunks.count, 8);
+        assert_eq!((exec.chunks.input, exec.chunks.output), (8 * 65536, 8 * 65536));
+        assert!(matches!(exec.tree, Node::BatchChunks { chunks: 8, transforms: 8, .. }), "{}", exec.tree);
+        // Only the last step streams its stores past the cache, and the tree says so.
+        let real = transform(TransformKind::R2C, &[65536], 64, false, Precision::Double);
+        let exec = plan(&real, &cpu()).unwrap();
+        assert!(exec.chunks.count > 1, "{}", exec.tree);
+        let streams: Vec<bool> =
+            exec.steps.iter().map(|s| matches!(&s.kernel, KernelSpec::Stockham(k) if k.streaming_store)).collect();
+        assert_eq!(streams, [false, true], "{}", exec.tree);
+        let printed = exec.tree.to_string();
+        let said: Vec<bool> =
+            printed.lines().filter(|l| l.contains("Stockham")).map(|l| l.contains("+stream")).collect();
+        assert_eq!(said, streams, "{printed}");
+        // One pass per transform: nothing to keep cached between passes.
+        assert_eq!(plan(&c2c(&[1024], 4096), &cpu()).unwrap().chunks.count, 1);
+    }
+}
