@@ -20,7 +20,7 @@ pub struct Baked {
     device: usize,
     context: Context,
     precision: Precision,
-    exec_kind: TransformKind,
+    kind: TransformKind,
     exec: ExecPlan,
     launches: Vec<Launch>,
     in_bytes: usize,
@@ -313,7 +313,7 @@ impl Baked {
             device: device.id,
             context,
             precision,
-            exec_kind: problem.kind,
+            kind: problem.kind,
             in_bytes,
             out_bytes,
             in_planar: problem.input.planar,
@@ -461,8 +461,8 @@ impl Baked {
     /// complex value otherwise.
     fn unit_bytes(&self, buffer: BufRef) -> usize {
         let real = match buffer {
-            BufRef::Input => self.in_planar || self.exec_kind == TransformKind::R2C,
-            BufRef::Output => self.out_planar || self.exec_kind == TransformKind::C2R,
+            BufRef::Input => self.in_planar || self.kind == TransformKind::R2C,
+            BufRef::Output => self.out_planar || self.kind == TransformKind::C2R,
             BufRef::Tmp(_) => false,
         };
         if real {

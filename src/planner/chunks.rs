@@ -36,8 +36,9 @@ pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Op
 }
 
 /// The most transforms of `problem` a chunk of at most `budget` bytes of data holds, when the whole batch
-/// outgrows it, chunks of that many divide the batch, each chunk's transforms are contiguous in both
-/// buffers, and every offset stays within 2^31 reals (narrow indices).
+/// outgrows it, chunks of that many divide the batch and fill enough of the budget (`MIN_CHUNK_SHARE`),
+/// each chunk's transforms are contiguous in both buffers, and every offset stays within 2^31 reals (narrow
+/// indices).
 fn transforms_within(problem: &Problem, budget: usize) -> Option<usize> {
     let per_transform = problem.elements() / problem.batch * problem.precision.complex_bytes();
     let contiguous = |layout: &BufferLayout, lengths: &[usize]| {
@@ -56,8 +57,13 @@ fn transforms_within(problem: &Problem, budget: usize) -> Option<usize> {
     {
         return None;
     }
-    (1..problem.batch).rev().find(|&b| problem.batch % b == 0 && b * per_transform <= budget)
+    let transforms = (1..problem.batch).rev().find(|&b| problem.batch % b == 0 && b * per_transform <= budget)?;
+    (transforms * per_transform * MIN_CHUNK_SHARE >= budget).then_some(transforms)
 }
+
+/// A chunk holds at least 1 / MIN_CHUNK_SHARE of the budget: smaller chunks (a batch of few divisors) spend
+/// more on launches than the cache saves (chunks of 1 MiB ran 1.1-1.7x slower than none on PoCL).
+const MIN_CHUNK_SHARE: usize = 4;
 
 /// `part`, the plan of one chunk of `transforms` transforms, run over the whole batch of `problem`.
 pub(super) fn over_batch(part: ExecPlan, problem: &Problem, transforms: usize) -> ExecPlan {
@@ -79,7 +85,9 @@ mod tests {
         // 1024 single points take 8 KiB: 6 of them in chunks of 2 within 16 KiB, 7 in chunks of 1.
         assert_eq!(transforms_within(&c2c(&[1024], 6), 16 << 10), Some(2));
         assert_eq!(transforms_within(&c2c(&[1024], 7), 16 << 10), Some(1));
-        // A batch within the budget, or transforms each larger than it, run whole.
+        // A batch within the budget, transforms each larger than it, or chunks under a quarter of it (a
+        // prime batch of 2 KiB transforms) run whole.
+        assert_eq!(transforms_within(&c2c(&[256], 67), 16 << 10), None);
         assert_eq!(transforms_within(&c2c(&[1024], 2), 16 << 10), None);
         assert_eq!(transforms_within(&c2c(&[4096], 6), 16 << 10), None);
         // Real transforms count their scratch rows: 2048 reals keep 1040 complex values (8320 bytes).
