@@ -20,11 +20,12 @@ pub struct Baked {
     device: usize,
     context: Context,
     precision: Precision,
-    kind: TransformKind,
     exec: ExecPlan,
     launches: Vec<Launch>,
     in_bytes: usize,
     out_bytes: usize,
+    /// Bytes of an element of the input and of the output (`element_bytes`).
+    element_bytes: [usize; 2],
     in_planar: bool,
     out_planar: bool,
     in_place: bool,
@@ -155,10 +156,17 @@ fn with_callback_args(kernel: Kernel, spec: &KernelSpec, settings: &Settings) ->
 /// one plane of planar) over the complex lengths.
 fn plane_bytes(problem: &Problem, layout: &BufferLayout, real: bool) -> usize {
     let lengths = if real { problem.lengths.clone() } else { problem.complex_lengths() };
-    let last = lengths.iter().zip(&layout.strides).map(|(l, s)| (l - 1) * s).sum::<usize>()
-        + (problem.batch - 1) * layout.dist;
-    let unit = if real || layout.planar { problem.precision.real_bytes() } else { problem.precision.complex_bytes() };
-    (last + 1) * unit
+    (layout.extent(&lengths) + (problem.batch - 1) * layout.dist) * element_bytes(problem.precision, layout, real)
+}
+
+/// Bytes of one element of a buffer in its layout's units: a real for real data and planes, a complex value
+/// otherwise.
+fn element_bytes(precision: Precision, layout: &BufferLayout, real: bool) -> usize {
+    if real || layout.planar {
+        precision.real_bytes()
+    } else {
+        precision.complex_bytes()
+    }
 }
 
 impl Baked {
@@ -313,7 +321,10 @@ impl Baked {
             device: device.id,
             context,
             precision,
-            kind: problem.kind,
+            element_bytes: [
+                element_bytes(precision, &problem.input, problem.kind == TransformKind::R2C),
+                element_bytes(precision, &problem.output, problem.kind == TransformKind::C2R),
+            ],
             in_bytes,
             out_bytes,
             in_planar: problem.input.planar,
@@ -457,18 +468,12 @@ impl Baked {
         (launch.src_reach + last(launch.run.src), launch.dst_reach + last(launch.run.dst))
     }
 
-    /// Bytes of one element of `buffer` in the units of its layout: a real for real data and planes, a
-    /// complex value otherwise.
+    /// Bytes of one element of `buffer` in the units of its layout.
     fn unit_bytes(&self, buffer: BufRef) -> usize {
-        let real = match buffer {
-            BufRef::Input => self.in_planar || self.kind == TransformKind::R2C,
-            BufRef::Output => self.out_planar || self.kind == TransformKind::C2R,
-            BufRef::Tmp(_) => false,
-        };
-        if real {
-            self.precision.real_bytes()
-        } else {
-            self.precision.complex_bytes()
+        match buffer {
+            BufRef::Input => self.element_bytes[0],
+            BufRef::Output => self.element_bytes[1],
+            BufRef::Tmp(_) => self.precision.complex_bytes(),
         }
     }
 

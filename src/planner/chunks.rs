@@ -42,8 +42,8 @@ pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Op
 fn transforms_within(problem: &Problem, budget: usize) -> Option<usize> {
     let per_transform = problem.elements() / problem.batch * problem.precision.complex_bytes();
     let contiguous = |layout: &BufferLayout, lengths: &[usize]| {
-        let extent: usize = lengths.iter().zip(&layout.strides).map(|(&l, &s)| (l - 1) * s).sum::<usize>() + 1;
-        layout.dist >= extent && layout.dist.checked_mul(2 * problem.batch).is_some_and(|e| e < i32::MAX as usize)
+        layout.dist >= layout.extent(lengths)
+            && layout.dist.checked_mul(2 * problem.batch).is_some_and(|e| e < i32::MAX as usize)
     };
     let complex = problem.complex_lengths();
     let (in_lengths, out_lengths) = match problem.kind {

@@ -61,6 +61,11 @@ impl BufferLayout {
         BufferLayout { strides: packed_strides(lengths), dist: lengths.iter().product(), planar: false }
     }
 
+    /// Elements one transform of `lengths` spans, from its first element to its last.
+    pub fn extent(&self, lengths: &[usize]) -> usize {
+        lengths.iter().zip(&self.strides).map(|(l, s)| (l - 1) * s).sum::<usize>() + 1
+    }
+
     fn stride(&self, axis: Axis) -> usize {
         match axis {
             Axis::Dim(a) => self.strides[a],

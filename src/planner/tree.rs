@@ -85,21 +85,6 @@ impl Node {
             | Node::BatchChunks { children, .. } => children.iter_mut().for_each(|c| c.restate(step, summary.clone())),
         }
     }
-
-    /// Number of leaves (kernel launches) below this node.
-    pub fn leaves(&self) -> usize {
-        match self {
-            Node::MultiDim { children, .. }
-            | Node::FourStep { children, .. }
-            | Node::ThreeFactor { children, .. }
-            | Node::Transpose { children, .. }
-            | Node::RealAxis { children, .. }
-            | Node::Bluestein { children, .. }
-            | Node::Rader { children, .. }
-            | Node::BatchChunks { children, .. } => children.iter().map(Node::leaves).sum(),
-            Node::Leaf { .. } => 1,
-        }
-    }
 }
 
 impl fmt::Display for Node {
