@@ -90,6 +90,12 @@ impl KernelSpec {
         }
     }
 
+    /// Work-groups one launch runs.
+    pub fn work_groups(&self) -> usize {
+        let (global, local) = self.work_size();
+        global.iter().zip(local).map(|(g, l)| g.div_ceil(l.max(1))).product()
+    }
+
     /// How far the kernel reaches into its input and its output buffer, in bytes from the offsets it is
     /// given: every position it reads or writes lies below. Checked against the real buffers before launch.
     pub fn reach_bytes(&self) -> (usize, usize) {

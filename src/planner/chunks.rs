@@ -65,6 +65,24 @@ fn transforms_within(problem: &Problem, budget: usize) -> Option<usize> {
 /// more on launches than the cache saves (chunks of 1 MiB ran 1.1-1.7x slower than none on PoCL).
 const MIN_CHUNK_SHARE: usize = 4;
 
+/// True when every launch of `part`, the plan of one chunk, runs at least `MIN_CHUNK_GROUPS_PER_UNIT`
+/// work-groups per compute unit.
+pub(super) fn keeps_units_balanced(part: &ExecPlan, device: &DeviceInfo) -> bool {
+    let wanted = MIN_CHUNK_GROUPS_PER_UNIT * (device.compute_units as usize).max(1);
+    part.steps.iter().all(|step| step.kernel.work_groups() >= wanted)
+}
+
+/// Work-groups per compute unit below which a chunk's launch leaves the units unbalanced, each chunk waiting
+/// for its slowest: the batch then runs whole. A column-pairing R2C pass (`RealStage::R2cPostPairs`) runs
+/// long runs of slots per work-item, so a chunk of few transforms launches only one or two per unit.
+/// Measured on PoCL (2 units), medians of per-run minima over 6-10 alternating runs, time in chunks against
+/// none: r2c double 262144 in chunks of 2 (its pairing pass 2 work-items a launch) 1.02-1.07x in 4 A/Bs,
+/// r2c single 262144 in chunks of 4 (4 work-items) 1.01-1.08x, r2c single 2^20 in chunks of 1 (2) 1.01x;
+/// r2c double 65536 in chunks of 8 (8 work-items) 0.93-1.04x. Rearranging the pairing pass instead, to
+/// launch 4 work-items per unit with shorter runs, cost more in redundant transforms than it saved (1.02-1.09x
+/// at 262144 and 2^20).
+const MIN_CHUNK_GROUPS_PER_UNIT: usize = 4;
+
 /// `part`, the plan of one chunk of `transforms` transforms, run over the whole batch of `problem`.
 pub(super) fn over_batch(part: ExecPlan, problem: &Problem, transforms: usize) -> ExecPlan {
     let count = problem.batch / transforms;
@@ -77,7 +95,7 @@ pub(super) fn over_batch(part: ExecPlan, problem: &Problem, transforms: usize) -
 mod tests {
     use super::super::test_device::{c2c, cpu, transform};
     use super::super::{plan, Node, Problem, TransformKind};
-    use super::transforms_within;
+    use super::{transforms_within, MIN_CHUNK_GROUPS_PER_UNIT};
     use crate::codegen::{KernelSpec, Precision};
 
     #[test]
@@ -156,5 +174,20 @@ mod tests {
         assert_eq!(said, streams, "{printed}");
         // One pass per transform: nothing to keep cached between passes.
         assert_eq!(plan(&c2c(&[1024], 4096), &cpu()).unwrap().chunks.count, 1);
+    }
+
+    #[test]
+    fn chunks_keep_every_launch_balanced_across_the_units() {
+        // R2C 262144 double in chunks of 2 would pair its columns in 2 work-items a launch, 1 per unit: the
+        // batch runs whole. In chunks of 8, 65536 pairs them in 8 (4 per unit) and runs in chunks.
+        let cpu = cpu();
+        let r2c = |n, batch| transform(TransformKind::R2C, &[n], batch, false, Precision::Double);
+        assert_eq!(transforms_within(&r2c(262144, 16), 8 << 20), Some(2));
+        let whole = plan(&r2c(262144, 16), &cpu).unwrap();
+        assert_eq!(whole.chunks.count, 1, "{}", whole.tree);
+        let chunked = plan(&r2c(65536, 64), &cpu).unwrap();
+        assert_eq!(chunked.chunks.count, 8, "{}", chunked.tree);
+        let fewest = chunked.steps.iter().map(|s| s.kernel.work_groups()).min();
+        assert_eq!(fewest, Some(MIN_CHUNK_GROUPS_PER_UNIT * cpu.compute_units as usize), "{}", chunked.tree);
     }
 }

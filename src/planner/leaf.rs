@@ -88,7 +88,8 @@ const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 /// stores along columns are runs of adjacent elements (whole 32-byte sectors with 4 single lanes) instead
 /// of one element a row apart. It is off by default: on an H100 it ran up to 1.5x slower (`bench/README.md`).
 /// `gpu_io=items` keeps GPU loads and stores item-major along columns too (see `shape`). `chunk=B` runs a
-/// CPU batch in chunks of at most B bytes (`CPU_CHUNK_BYTES`; 0: in one), to measure chunk sizes and test
+/// CPU batch in chunks of at most B bytes (`CPU_CHUNK_BYTES`; 0: in one) even where their launches would
+/// leave the compute units unbalanced (`chunks::keeps_units_balanced`), to measure chunk sizes and test
 /// chunks with small cases.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 struct Tune {
@@ -159,6 +160,11 @@ const CPU_CHUNK_BYTES: usize = 8 << 20;
 pub(super) fn chunk_budget(device: &DeviceInfo) -> Option<usize> {
     let bytes = tune().chunk_bytes.unwrap_or(CPU_CHUNK_BYTES);
     (is_cpu(device) && bytes > 0).then_some(bytes)
+}
+
+/// True when `FFTX_TUNE=chunk=B` sets the chunk budget: its chunks run whatever their launches.
+pub(super) fn chunk_budget_tuned() -> bool {
+    tune().chunk_bytes.is_some()
 }
 
 /// Bytes per transform up to which a CPU plan treats a transform as cached between its passes

@@ -237,6 +237,9 @@ fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
         Some(transforms) => {
             let chunk = Problem { batch: transforms, ..problem.clone() };
             let mut part = plan_whole_batch(&chunk, device, problem.batch / transforms)?;
+            if !leaf::chunk_budget_tuned() && !chunks::keeps_units_balanced(&part, device) {
+                return Ok(whole);
+            }
             // Only the last step's output leaves the cache; the steps before it store for the next.
             let last = part.steps.len() - 1;
             for (i, step) in part.steps.iter_mut().enumerate().take(last) {
