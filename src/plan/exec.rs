@@ -11,7 +11,8 @@ use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, Event
 
 struct Launch {
     run: KernelLaunch,
-    /// Bytes the kernel reaches into each plane of its source and destination, offsets included.
+    /// Bytes the kernel reaches into each plane of its source and destination, offsets included, in the
+    /// last chunk of the batch (the furthest).
     src_reach: usize,
     dst_reach: usize,
 }
@@ -24,8 +25,6 @@ pub struct Baked {
     launches: Vec<Launch>,
     in_bytes: usize,
     out_bytes: usize,
-    /// Bytes of an element of the input and of the output (`element_bytes`).
-    element_bytes: [usize; 2],
     in_planar: bool,
     out_planar: bool,
     in_place: bool,
@@ -294,14 +293,23 @@ impl Baked {
                 CallbackStage::Post => post_callback = Some(pass),
             }
         }
+        let precision = settings.precision;
         let mut launches = Vec::with_capacity(exec.steps.len());
         for ((step, source), program) in exec.steps.iter().zip(&sources).zip(&programs) {
             let (global, local) = step.kernel.work_size();
             let (src_reach, dst_reach) = step.kernel.reach_bytes();
-            let offset_bytes = |b: BufRef| exec.offset(b) * settings.precision.complex_bytes();
+            // Where the last chunk's data start in buffer `b`: the scratch region's offset and the chunk's shift.
+            let last_chunk_start = |b: BufRef| {
+                let unit = match b {
+                    BufRef::Input => element_bytes(precision, &problem.input, problem.kind == TransformKind::R2C),
+                    BufRef::Output => element_bytes(precision, &problem.output, problem.kind == TransformKind::C2R),
+                    BufRef::Tmp(_) => precision.complex_bytes(),
+                };
+                exec.offset(b) * precision.complex_bytes() + exec.chunks.shift(b, exec.chunks.count - 1) * unit
+            };
             launches.push(Launch {
-                src_reach: src_reach + offset_bytes(step.src),
-                dst_reach: dst_reach + offset_bytes(step.dst),
+                src_reach: src_reach + last_chunk_start(step.src),
+                dst_reach: dst_reach + last_chunk_start(step.dst),
                 run: KernelLaunch {
                     kernel: with_callback_args(Kernel::create(program, source.entry)?, &step.kernel, settings)?,
                     table: upload_table(&context, &step.kernel.twiddles(), settings.precision)?,
@@ -316,15 +324,10 @@ impl Baked {
                 },
             });
         }
-        let precision = settings.precision;
         let baked = Baked {
             device: device.id,
             context,
             precision,
-            element_bytes: [
-                element_bytes(precision, &problem.input, problem.kind == TransformKind::R2C),
-                element_bytes(precision, &problem.output, problem.kind == TransformKind::C2R),
-            ],
             in_bytes,
             out_bytes,
             in_planar: problem.input.planar,
@@ -410,17 +413,20 @@ impl Baked {
             BufRef::Tmp(_) => tmp_size,
         };
         // A planner mistake must never become an out-of-bounds write in the caller's memory.
-        if let Some((i, l)) = self.launches.iter().enumerate().find(|(_, l)| {
-            let (src, dst) = self.reach(l);
-            src > size(l.run.src) || dst > size(l.run.dst)
-        }) {
-            let (src, dst) = self.reach(l);
+        if let Some((i, l)) = self
+            .launches
+            .iter()
+            .enumerate()
+            .find(|(_, l)| l.src_reach > size(l.run.src) || l.dst_reach > size(l.run.dst))
+        {
             return fail(
                 ErrorKind::Bugcheck,
                 format!(
-                    "step {i} would reach {src} bytes of {:?} ({} there) and {dst} of {:?} ({} there)",
+                    "step {i} would reach {} bytes of {:?} ({} there) and {} of {:?} ({} there)",
+                    l.src_reach,
                     l.run.src,
                     size(l.run.src),
+                    l.dst_reach,
                     l.run.dst,
                     size(l.run.dst)
                 ),
@@ -458,22 +464,6 @@ impl Baked {
         match (&self.post_callback, user_outputs) {
             (Some(post), Some(user_outputs)) => post.enqueue(queue, outputs, user_outputs, &[done.raw()]),
             _ => Ok(done),
-        }
-    }
-
-    /// Bytes `launch` reaches into each plane of its source and destination in the last chunk.
-    fn reach(&self, launch: &Launch) -> (usize, usize) {
-        let chunks = self.exec.chunks;
-        let last = |b: BufRef| chunks.shift(b, chunks.count - 1) * self.unit_bytes(b);
-        (launch.src_reach + last(launch.run.src), launch.dst_reach + last(launch.run.dst))
-    }
-
-    /// Bytes of one element of `buffer` in the units of its layout.
-    fn unit_bytes(&self, buffer: BufRef) -> usize {
-        match buffer {
-            BufRef::Input => self.element_bytes[0],
-            BufRef::Output => self.element_bytes[1],
-            BufRef::Tmp(_) => self.precision.complex_bytes(),
         }
     }
 
