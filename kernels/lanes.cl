@@ -3,6 +3,8 @@
  * loaded from VW transforms become VW vectors that each hold one element of all VW transforms.
  * EVEN/ODD split interleaved (re, im) pairs; INTERLEAVE_LO/HI join them again. REVERSE(a) reverses the lanes.
  * MIRROR_MASK (VW = 8, 16): lane 0 of the first vector, then the second one's lanes from the last down to 1.
+ * SHIFT_PAIRS(a, b, r, out) (VW = 8, 16): complex values r .. r + HALF_VW - 1 of a then b, interleaved
+ *   (re, im) pairs, for a shift r known only at run time (0 < r < HALF_VW; a otherwise). LANE_INDEX: 0, 1, ...
  * MASK_ELEM (uint or ulong, the width of REAL) comes from common.cl.
  *
  * SHUFFLE2(a, b, (i, j, ...)) and SHUFFLE1(a, (i, ...)) take constant lane lists: clang's
@@ -74,6 +76,23 @@
 #define REVERSE(a) SHUFFLE1(a, (7, 6, 5, 4, 3, 2, 1, 0))
 #define MIRROR_MASK (0, 15, 14, 13, 12, 11, 10, 9)
 #define HALF_VW 4
+#define LANE_INDEX ((MASK)(0, 1, 2, 3, 4, 5, 6, 7))
+#define SHIFT_PAIRS(a, b, r, out) \
+    do { \
+        switch (r) { \
+        case 1: \
+            (out) = SHUFFLE2(a, b, (2, 3, 4, 5, 6, 7, 8, 9)); \
+            break; \
+        case 2: \
+            (out) = SHUFFLE2(a, b, (4, 5, 6, 7, 8, 9, 10, 11)); \
+            break; \
+        case 3: \
+            (out) = SHUFFLE2(a, b, (6, 7, 8, 9, 10, 11, 12, 13)); \
+            break; \
+        default: \
+            (out) = (a); \
+        } \
+    } while (0)
 #endif
 
 #if VW == 16
@@ -92,4 +111,33 @@
 #define REVERSE(a) SHUFFLE1(a, (15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0))
 #define MIRROR_MASK (0, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17)
 #define HALF_VW 8
+#define LANE_INDEX ((MASK)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#define SHIFT_PAIRS(a, b, r, out) \
+    do { \
+        switch (r) { \
+        case 1: \
+            (out) = SHUFFLE2(a, b, (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)); \
+            break; \
+        case 2: \
+            (out) = SHUFFLE2(a, b, (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)); \
+            break; \
+        case 3: \
+            (out) = SHUFFLE2(a, b, (6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)); \
+            break; \
+        case 4: \
+            (out) = SHUFFLE2(a, b, (8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23)); \
+            break; \
+        case 5: \
+            (out) = SHUFFLE2(a, b, (10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25)); \
+            break; \
+        case 6: \
+            (out) = SHUFFLE2(a, b, (12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27)); \
+            break; \
+        case 7: \
+            (out) = SHUFFLE2(a, b, (14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29)); \
+            break; \
+        default: \
+            (out) = (a); \
+        } \
+    } while (0)
 #endif

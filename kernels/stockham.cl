@@ -37,6 +37,8 @@
  *                                 R rows, n = t + R n1 of a half-length H = R N transform):
  *                                 STAGE_C2R_PRE_PAIRS (IN_COUNT = N + 1, element N only in row 0), see
  *                                 PAIR_LOAD; roots as RT_SHIFT
+ *                                 PAIR_CARRY: column pairs whose stores stream keep each group's half vectors
+ *                                 in local memory to store whole lines (PAIR_STORE)
  *                                 STAGE_TWIN_MERGE_LANES: STAGE_TWIN_MERGE across the LIVE_LANES (odd) lanes
  *                                 of a LANES_DFT_OUT transform of odd length M = LIVE_LANES N, element k of
  *                                 lane l its index LIVE_LANES k + l: IN_COUNT = (N + 1) / 2, the last element
@@ -786,6 +788,7 @@ AI int dif_position(uint k_) {
         IDX lo_, hi_, unused_;                                                                      \
         transform_position(params, t0 + (VW / 2) * (s), coord, &unused_, &lo_);                     \
         transform_position(params, t0 + (pair_cols - (VW / 2) * (s)) % pair_cols, coord, &unused_, &hi_); \
+        PAIR_CARRY_SETUP(MODE, s);                                                                  \
         for (int k_ = 0; k_ <= N; k_++) {                                                           \
             const int a_ = k_ % N, m_ = N - 1 - a_;                                                 \
             V vr_, vi_, mr_, mi_;                                                                   \
@@ -817,13 +820,91 @@ AI int dif_position(uint k_) {
                 if ((MODE) == 0)                                                                    \
                     OUT_AT(lo_ + (IDX)N * out_stride, xr_.s0, xi_.s0);                              \
             } else {                                                                                \
-                if ((MODE) != 2)                                                                    \
-                    OUT_LO_HALF(lo_ + (IDX)k_ * out_stride, xr_, xi_);                              \
-                if ((MODE) != 0)                                                                    \
-                    OUT_HI_HALF(hi_ + (IDX)k_ * out_stride, xr_, xi_);                              \
+                PAIR_STORE(MODE, k_, lo_ + (IDX)k_ * out_stride, hi_ + (IDX)k_ * out_stride, xr_, xi_); \
             }                                                                                       \
         }                                                                                           \
     } while (0)
+#if PAIR_CARRY
+/* Whole output lines (PAIR_CARRY, streaming stores of half vectors that are whole lines): where a transform's
+ * output starts off the vector grid, the half vector a group stores in a row straddles two lines, whose
+ * other parts the neighbouring groups store a whole column later, by then out of the cache, so each line
+ * was read for ownership and written twice. A group whose shift r_ (values to the next grid boundary) is
+ * not 0 instead stores the lines it completes with the previous group's values as aligned vectors, which
+ * stream. Lower halves run up the columns and upper halves down them, so a line takes values r_.. of the
+ * previous lower half or values ..r_ - 1 of the previous upper half: one vector per row (carry) keeps both.
+ * The last group's upper half (columns C / 2 on) continues the lower halves, and where one work-item runs
+ * groups 0 and 1 (rows_joined_), the upper half of group 1 in row k (the row's last columns) completes its
+ * line with group 0's lower half in row k + 1, which group 0 carries whole. A work-item's first and last
+ * group store their values in lines shared with another work-item or transform one by one. */
+#define PAIR_CARRY_SETUP(MODE, s)                                                                   \
+    const ulong at_ = (ulong)(out_re + 2 * lo_);                                                   \
+    const int r_ = at_ % (2 * sizeof(REAL)) ? 0 : (HALF_VW - (int)(at_ / (2 * sizeof(REAL)) % HALF_VW)) % HALF_VW; \
+    const int lo_first_ = (s) == s0, lo_last_ = (s) == s0 + SPW - 1 && s0 + SPW != pair_slots;      \
+    const int hi_first_ = (s) == max(s0, (IDX)1);                                                   \
+    const int hi_last_ = (s) == s0 + SPW - 1 && s0 + SPW != pair_slots;                             \
+    const int rows_joined_ = s0 == 0 && (SPW > 1 || pair_slots == 1);                               \
+    const MASK upper_part_ = (MASK)(2 * r_)
+/* Values from..to - 1 of half vector v, the values of columns p.., one by one. */
+#define PAIR_PART(p, v, from, to)                                                                   \
+    do {                                                                                            \
+        REAL e_[VW];                                                                                \
+        VSTOREV(v, e_);                                                                             \
+        for (int j_ = 2 * (from); j_ < 2 * (to); j_++)                                              \
+            out_re[2 * (p) + j_] = e_[j_];                                                          \
+    } while (0)
+/* The line of a shift r_ from half vectors a and b, streamed to interleaved position p. */
+#define PAIR_LINE(a, b, p)                                                                          \
+    do {                                                                                            \
+        V line_;                                                                                    \
+        SHIFT_PAIRS(a, b, r_, line_);                                                               \
+        STORE_OUT_V(line_, out_re + 2 * (p));                                                       \
+    } while (0)
+/* Row k's lower half (columns from plo, not in MODE 2) and upper half (from phi, not in MODE 0). */
+#define PAIR_STORE(MODE, k, plo, phi, xr, xi)                                                       \
+    do {                                                                                            \
+        if (r_ == 0) {                                                                              \
+            if ((MODE) != 2)                                                                        \
+                OUT_LO_HALF(plo, xr, xi);                                                           \
+            if ((MODE) != 0)                                                                        \
+                OUT_HI_HALF(phi, xr, xi);                                                           \
+            break;                                                                                  \
+        }                                                                                           \
+        const V lo_v_ = INTERLEAVE_LO(xr, xi), hi_v_ = INTERLEAVE_HI(xr, xi), prev_ = carry[k];      \
+        if ((MODE) != 2) {                                                                          \
+            if (!lo_first_)                                                                         \
+                PAIR_LINE(prev_, lo_v_, (plo) + r_ - HALF_VW);                                      \
+            else if (!rows_joined_ || (k) == 0)                                                     \
+                PAIR_PART(plo, lo_v_, 0, r_);                                                       \
+            if (lo_last_)                                                                           \
+                PAIR_PART(plo, lo_v_, r_, HALF_VW);                                                 \
+        }                                                                                           \
+        if ((MODE) != 0) {                                                                          \
+            if (!hi_first_)                                                                         \
+                PAIR_LINE(hi_v_, prev_, (phi) + r_);                                                \
+            else if (rows_joined_ && (k) != N - 1)                                                  \
+                PAIR_LINE(hi_v_, carry[(k) + 1], (phi) + r_);                                       \
+            else                                                                                    \
+                PAIR_PART(phi, hi_v_, r_, HALF_VW);                                                 \
+            if ((MODE) == 2)                                                                        \
+                PAIR_LINE(prev_, hi_v_, (phi) + r_ - HALF_VW);                                      \
+            else if (hi_last_)                                                                      \
+                PAIR_PART(phi, hi_v_, 0, r_);                                                       \
+        }                                                                                           \
+        if ((MODE) == 0)                                                                            \
+            carry[k] = lo_v_;                                                                       \
+        else if ((MODE) == 1)                                                                       \
+            carry[k] = select(lo_v_, hi_v_, LANE_INDEX < upper_part_);                              \
+    } while (0)
+#else
+#define PAIR_CARRY_SETUP(MODE, s) (void)0
+#define PAIR_STORE(MODE, k, plo, phi, xr, xi)                                                       \
+    do {                                                                                            \
+        if ((MODE) != 2)                                                                            \
+            OUT_LO_HALF(plo, xr, xi);                                                               \
+        if ((MODE) != 0)                                                                            \
+            OUT_HI_HALF(phi, xr, xi);                                                               \
+    } while (0)
+#endif
 /* Group s from slots s - 1 (PRE) and s (CUR): values of lanes 0-3 from CUR, 4-7 from PRE; mirrors, lane 0
  * from PRE's lane 4, 1-3 from CUR's 7-5, 4 from CUR's 0, 5-7 from PRE's 3-1. Group 0: column 0's mirror is
  * its own lane at N - k. The last group: lane 4 is its own mirror, 5-7 from 3-1. */
@@ -917,6 +998,10 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     __local V *pre = kre[sl], *pim = kim[sl];
 #endif
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
+#if PAIR_CARRY
+    __local V pcarry[T][N];
+    __local V *carry = pcarry[sl];
+#endif
     /* The work-item's row of columns and its first slot (PAIR_GROUP). */
 #if PAIR_DIMS == 2
     const IDX pair_cols = (IDX)DIM_COUNT(0) * (IDX)DIM_COUNT(1);

@@ -106,6 +106,20 @@ fn long_r2c_pairs_columns_with_their_mirrors() {
     assert_accurate(r2c(&[1 << 17]).batch(2).spread(2).precision(Prec::Double));
 }
 
+/// Column pairs whose stores stream (8 MiB of output or more) over transforms that start off the vector
+/// grid assemble whole lines from neighbouring groups' half vectors: every shift of the grid (packed rows of
+/// n/2 + 1 values, and distances two values off it), rows of one work-item and of several (2^19 double on
+/// two compute units), 16 single lanes. Nothing lands outside the outputs (`RealCase::run`).
+#[test]
+fn streaming_column_pairs_store_whole_lines_off_the_grid() {
+    let r2c = |n: usize| RealCase::new(&[n], RealDir::R2C);
+    assert_accurate(r2c(1 << 16).batch(16).precision(Prec::Double));
+    assert_accurate(r2c(1 << 16).batch(16).precision(Prec::Double).layout_of(&[1], 1 << 16, &[1], (1 << 15) + 2));
+    assert_accurate(r2c(1 << 19).batch(3).precision(Prec::Double));
+    assert_accurate(r2c(1 << 18).batch(8));
+    assert_accurate(r2c(1 << 18).batch(8).layout_of(&[1], 1 << 18, &[1], (1 << 17) + 3));
+}
+
 /// Halves of few long rows (64 x 2048 points in single, blocks of 8 rows) or of many (1024 x 128 and
 /// 1024 x 256 in double, 1024 x 512, blocks of 16): C2R pre-processes in the four-step's first pass, which
 /// loads row blocks in pairs with their mirrors. Packed rows off the cache-line grid, double, planar, in

@@ -226,6 +226,9 @@ pub struct StockhamKernel {
     pub in_place_passes: bool,
     /// Loads and stores take neighbouring work-items to neighbouring slots (stockham.cl, SLOT_MAJOR_IO).
     pub slot_major_io: bool,
+    /// Local memory holds, besides a column-pairing leaf's buffers, the half vectors with which its streaming
+    /// stores assemble whole lines (`pair_carry`).
+    pub pair_carry_fits: bool,
     /// A user's callbacks run in this kernel's loads and stores (access.cl).
     pub callbacks: FusedCallbacks,
 }
@@ -388,13 +391,16 @@ impl StockhamKernel {
         3 * Self::buffer_bytes(n, lanes, 1, pad_shift, precision)
     }
 
-    /// Local memory this kernel declares (`lre`, `lim`, and `kre`, `kim` when it pairs).
+    /// Local memory this kernel declares (`lre`, `lim`, and `kre`, `kim` when it pairs, `pcarry` when it
+    /// carries half vectors).
     pub fn kernel_local_bytes(&self) -> usize {
         match self.real_stage {
             _ if self.rows_in_registers() => 0,
             RealStage::R2cPostPairs { .. } | RealStage::C2rPrePairs => {
                 let buffers = Self::local_buffers(self.in_place_passes, self.real_stage) + 1;
-                Self::passes_local_bytes(self.n, self.lanes, 1, self.pad_shift, self.precision, buffers)
+                let carry =
+                    if self.pair_carry() { Self::pair_carry_bytes(self.n, self.lanes, self.precision) } else { 0 };
+                Self::passes_local_bytes(self.n, self.lanes, 1, self.pad_shift, self.precision, buffers) + carry
             }
             _ => {
                 let (n, lanes, slots) = (self.n, self.lanes, self.slots_per_group);
@@ -402,6 +408,22 @@ impl StockhamKernel {
                 Self::passes_local_bytes(n, lanes, slots, self.pad_shift, self.precision, buffers)
             }
         }
+    }
+
+    /// The half vector of every row that a column-pairing leaf of `n` points and `lanes` lanes carries from
+    /// one group to the next (stockham.cl, PAIR_CARRY).
+    pub fn pair_carry_bytes(n: usize, lanes: usize, precision: Precision) -> usize {
+        n * lanes * precision.real_bytes()
+    }
+
+    /// True when a column-pairing leaf's stores assemble whole lines from the half vectors of neighbouring
+    /// groups (stockham.cl, PAIR_CARRY): where they stream whole-line half vectors of interleaved complex
+    /// values and local memory holds the carry.
+    pub fn pair_carry(&self) -> bool {
+        matches!(self.real_stage, RealStage::R2cPostPairs { .. })
+            && self.pair_carry_fits
+            && self.streaming_store
+            && self.callbacks.post.is_none()
     }
 
     /// One buffer pair (real and imaginary parts) of `slots` slots: LN padded vectors each, as in stockham.cl.
@@ -696,7 +718,7 @@ impl StockhamKernel {
             d.set("LONE_DIM", dim);
         }
         if let RealStage::R2cPostPairs { column_dims } = self.real_stage {
-            d.set("PAIR_DIMS", column_dims);
+            d.set("PAIR_DIMS", column_dims).flag("PAIR_CARRY", self.pair_carry());
         }
         match self.real_stage {
             RealStage::TwinSplit { twin_out } | RealStage::TwinSplitLanes { twin_out } => {
@@ -988,6 +1010,7 @@ mod tests {
             lanes_dft: LanesDft::None,
             in_place_passes: false,
             slot_major_io: false,
+            pair_carry_fits: false,
             callbacks: Default::default(),
         }
     }

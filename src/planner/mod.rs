@@ -606,6 +606,7 @@ impl Ctx<'_> {
             lanes_dft: job.lanes_dft,
             in_place_passes: shape.in_place_passes,
             slot_major_io: shape.slot_major_io,
+            pair_carry_fits: false,
             callbacks: Default::default(),
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
@@ -661,7 +662,11 @@ impl Ctx<'_> {
             * kernel.out_count
             * problem.precision.complex_bytes();
         let radices = if kernel.rows_in_registers() { vec![kernel.lanes; 2] } else { kernel.radices.clone() };
+        let carry = StockhamKernel::pair_carry_bytes(n, kernel.lanes, problem.precision);
+        let pair_carry_fits = matches!(kernel.real_stage, RealStage::R2cPostPairs { .. })
+            && kernel.kernel_local_bytes() + carry <= self.device.local_mem_bytes as usize;
         Ok(StockhamKernel {
+            pair_carry_fits,
             radices,
             wide_index: self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]),
             streaming_store: kernel.stores_whole_vectors()
@@ -773,7 +778,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
     let plane = k.plane_n0.map_or(String::new(), |n0| format!(" plane {}x{n0}", k.n / n0));
     let batch: Vec<String> = k.batch.iter().map(|d| format!("{}@{}/{}", d.count, d.in_stride, d.out_stride)).collect();
     format!(
-        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}{}{}{}",
+        "n={}{plane} radices={} lanes={} items={} slots={} per-item={} stride {}/{} batch [{}] {:?}->{:?}{}{}{}{}{}{}{}{}{}{}{}{}",
         k.n,
         if radices.is_empty() { "-".into() } else { radices.join("x") },
         k.lanes,
@@ -792,6 +797,7 @@ fn describe(k: &StockhamKernel, src: BufRef, dst: BufRef) -> String {
         if k.in_place_passes { " +in-place passes" } else { "" },
         if k.lanes_dft == LanesDft::None { "" } else { " +dft across lanes" },
         if k.slot_major_io { " +slot-major io" } else { "" },
+        if k.pair_carry() { " +line carry" } else { "" },
         if k.load_factor.is_some() { " +load factor" } else { "" },
         if k.store_factor.is_some() { " +store factor" } else { "" },
         if k.mid_factor.is_some() { " +convolution" } else { "" },

@@ -519,6 +519,20 @@ mod tests {
     }
 
     #[test]
+    fn streaming_column_pairs_carry_half_vectors_where_local_memory_holds_them() {
+        // A row's half vectors of 2048 single points with 16 lanes (128 KiB) fit beside the three buffers of
+        // 1 MiB of local memory, and those of 1024 double points with 8; stores that do not stream carry none.
+        let carries = |n, batch, precision| {
+            let k = end_pass(TransformKind::R2C, n, batch, precision, true);
+            assert!(matches!(k.real_stage, RealStage::R2cPostPairs { .. }), "{k:?}");
+            (k.n, k.pair_carry(), k.kernel_local_bytes() <= 1 << 20)
+        };
+        assert_eq!(carries(1 << 20, 4, Precision::Single), (2048, true, true));
+        assert_eq!(carries(1 << 20, 4, Precision::Double), (1024, true, true));
+        assert_eq!(carries(1 << 18, 2, Precision::Double), (1024, false, true));
+    }
+
+    #[test]
     fn double_row_pair_leaves_run_their_passes_in_place() {
         let pairing = |kind, precision, last| {
             let k = end_pass(kind, 1 << 20, 4, precision, last);
