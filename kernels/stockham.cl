@@ -39,6 +39,8 @@
  *                                 PAIR_LOAD; roots as RT_SHIFT
  *                                 PAIR_CARRY: column pairs whose stores stream keep each group's half vectors
  *                                 in local memory to store whole lines (PAIR_STORE)
+ *   ROW_RUN_CARRY                 an R2C across the lanes whose rows lie back to back (out stride VW) and whose
+ *                                 stores stream: a run off the vector grid goes out as whole lines
  *                                 STAGE_TWIN_MERGE_LANES: STAGE_TWIN_MERGE across the LIVE_LANES (odd) lanes
  *                                 of a LANES_DFT_OUT transform of odd length M = LIVE_LANES N, element k of
  *                                 lane l its index LIVE_LANES k + l: IN_COUNT = (N + 1) / 2, the last element
@@ -765,6 +767,28 @@ AI int dif_position(uint k_) {
     } while (0)
 #endif
 
+/* Interleaved complex runs off the vector grid (PAIR_CARRY, ROW_RUN_CARRY). VALUES_OUT: values from..to - 1
+ * of half vector v, the values from position p, one by one. LINE_OUT: values r.. of half vectors a then b
+ * (SHIFT_PAIRS) as one vector at position p, on the grid, so that it streams. GRID_SHIFT: the values from
+ * position p to the next vector boundary (0 on it, or off the grid of complex values). */
+#define VALUES_OUT(p, v, from, to)                                                                  \
+    do {                                                                                            \
+        REAL e_[VW];                                                                                \
+        VSTOREV(v, e_);                                                                             \
+        for (int j_ = 2 * (from); j_ < 2 * (to); j_++)                                              \
+            out_re[2 * (p) + j_] = e_[j_];                                                          \
+    } while (0)
+#define LINE_OUT(a, b, r, p)                                                                        \
+    do {                                                                                            \
+        V line_;                                                                                    \
+        SHIFT_PAIRS(a, b, r, line_);                                                                \
+        STORE_OUT_V(line_, out_re + 2 * (p));                                                       \
+    } while (0)
+#define GRID_SHIFT(p)                                                                               \
+    (((ulong)(out_re + 2 * (p))) % (2 * sizeof(REAL))                                               \
+         ? 0                                                                                        \
+         : (HALF_VW - (int)(((ulong)(out_re + 2 * (p))) / (2 * sizeof(REAL)) % HALF_VW)) % HALF_VW)
+
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 /* Column pairs. Slot s of a row of C columns holds columns 4s..4s+3 in lanes 0-3 and C-4s-4..C-4s-1 in lanes
  * 4-7 (s < C / 8), so that both runs start on a vector boundary. Column c's mirror is C - c (element N - 1 - k
@@ -837,28 +861,12 @@ AI int dif_position(uint k_) {
  * line with group 0's lower half in row k + 1, which group 0 carries whole. A work-item's first and last
  * group store their values in lines shared with another work-item or transform one by one. */
 #define PAIR_CARRY_SETUP(MODE, s)                                                                   \
-    const ulong at_ = (ulong)(out_re + 2 * lo_);                                                   \
-    const int r_ = at_ % (2 * sizeof(REAL)) ? 0 : (HALF_VW - (int)(at_ / (2 * sizeof(REAL)) % HALF_VW)) % HALF_VW; \
+    const int r_ = GRID_SHIFT(lo_);                                                                 \
     const int lo_first_ = (s) == s0, lo_last_ = (s) == s0 + SPW - 1 && s0 + SPW != pair_slots;      \
     const int hi_first_ = (s) == max(s0, (IDX)1);                                                   \
     const int hi_last_ = (s) == s0 + SPW - 1 && s0 + SPW != pair_slots;                             \
     const int rows_joined_ = s0 == 0 && (SPW > 1 || pair_slots == 1);                               \
     const MASK upper_part_ = (MASK)(2 * r_)
-/* Values from..to - 1 of half vector v, the values of columns p.., one by one. */
-#define PAIR_PART(p, v, from, to)                                                                   \
-    do {                                                                                            \
-        REAL e_[VW];                                                                                \
-        VSTOREV(v, e_);                                                                             \
-        for (int j_ = 2 * (from); j_ < 2 * (to); j_++)                                              \
-            out_re[2 * (p) + j_] = e_[j_];                                                          \
-    } while (0)
-/* The line of a shift r_ from half vectors a and b, streamed to interleaved position p. */
-#define PAIR_LINE(a, b, p)                                                                          \
-    do {                                                                                            \
-        V line_;                                                                                    \
-        SHIFT_PAIRS(a, b, r_, line_);                                                               \
-        STORE_OUT_V(line_, out_re + 2 * (p));                                                       \
-    } while (0)
 /* Row k's lower half (columns from plo, not in MODE 2) and upper half (from phi, not in MODE 0). */
 #define PAIR_STORE(MODE, k, plo, phi, xr, xi)                                                       \
     do {                                                                                            \
@@ -872,23 +880,23 @@ AI int dif_position(uint k_) {
         const V lo_v_ = INTERLEAVE_LO(xr, xi), hi_v_ = INTERLEAVE_HI(xr, xi), prev_ = carry[k];      \
         if ((MODE) != 2) {                                                                          \
             if (!lo_first_)                                                                         \
-                PAIR_LINE(prev_, lo_v_, (plo) + r_ - HALF_VW);                                      \
+                LINE_OUT(prev_, lo_v_, r_, (plo) + r_ - HALF_VW);                                      \
             else if (!rows_joined_ || (k) == 0)                                                     \
-                PAIR_PART(plo, lo_v_, 0, r_);                                                       \
+                VALUES_OUT(plo, lo_v_, 0, r_);                                                       \
             if (lo_last_)                                                                           \
-                PAIR_PART(plo, lo_v_, r_, HALF_VW);                                                 \
+                VALUES_OUT(plo, lo_v_, r_, HALF_VW);                                                 \
         }                                                                                           \
         if ((MODE) != 0) {                                                                          \
             if (!hi_first_)                                                                         \
-                PAIR_LINE(hi_v_, prev_, (phi) + r_);                                                \
+                LINE_OUT(hi_v_, prev_, r_, (phi) + r_);                                                \
             else if (rows_joined_ && (k) != N - 1)                                                  \
-                PAIR_LINE(hi_v_, carry[(k) + 1], (phi) + r_);                                       \
+                LINE_OUT(hi_v_, carry[(k) + 1], r_, (phi) + r_);                                       \
             else                                                                                    \
-                PAIR_PART(phi, hi_v_, r_, HALF_VW);                                                 \
+                VALUES_OUT(phi, hi_v_, r_, HALF_VW);                                                 \
             if ((MODE) == 2)                                                                        \
-                PAIR_LINE(prev_, hi_v_, (phi) + r_ - HALF_VW);                                      \
+                LINE_OUT(prev_, hi_v_, r_, (phi) + r_ - HALF_VW);                                      \
             else if (hi_last_)                                                                      \
-                PAIR_PART(phi, hi_v_, 0, r_);                                                       \
+                VALUES_OUT(phi, hi_v_, 0, r_);                                                       \
         }                                                                                           \
         if ((MODE) == 0)                                                                            \
             carry[k] = lo_v_;                                                                       \
@@ -1587,9 +1595,31 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     int out_adjacent = LIVE_LANES == VW && t0 + VW <= batch;
     UNROLL for (int l = 1; l < VW; l++) out_adjacent &= ob[l] == ob[0] + (IDX)(l * OUT_LANE_STEP);
     out_adjacent |= lanes_adjacent;
+#if ROW_RUN_CARRY
+    /* The rows of an R2C across the lanes lie back to back, one run from ob[0]: where it starts off the vector
+     * grid, each half vector completes a line with the one before it (carry_), which streams, and the run's
+     * ends go value by value. */
+    const int r_ = out_adjacent ? GRID_SHIFT(ob[0]) : 0;
+    V carry_ = 0;
+#endif
     for (int k = lid; k < OUT_EVERY_LANE; k += P) {
         V xr, xi;
         RESULT(k, xr, xi);
+#if ROW_RUN_CARRY
+        if (r_ != 0) {
+            const V lo_ = INTERLEAVE_LO(xr, xi), hi_ = INTERLEAVE_HI(xr, xi);
+            const IDX p_ = ob[0] + (IDX)k * VW;
+            if (k == 0)
+                VALUES_OUT(p_, lo_, 0, r_);
+            else
+                LINE_OUT(carry_, lo_, r_, p_ + r_ - HALF_VW);
+            LINE_OUT(lo_, hi_, r_, p_ + r_);
+            carry_ = hi_;
+            if (k == OUT_EVERY_LANE - 1)
+                VALUES_OUT(p_ + HALF_VW, hi_, r_, HALF_VW);
+            continue;
+        }
+#endif
         if (out_adjacent && STORE_ALL_IN(k) && NONE_LONE)
             OUT_LANES(ob[0] + (IDX)k * out_stride, xr, xi);
         else

@@ -109,10 +109,13 @@ fn long_r2c_pairs_columns_with_their_mirrors() {
 /// Column pairs whose stores stream (8 MiB of output or more) over transforms that start off the vector
 /// grid assemble whole lines from neighbouring groups' half vectors: every shift of the grid (packed rows of
 /// n/2 + 1 values, and distances two values off it), rows of one work-item and of several (2^19 double on
-/// two compute units), 16 single lanes. Nothing lands outside the outputs (`RealCase::run`).
+/// two compute units), 16 single lanes. So do the back-to-back rows of an R2C across the lanes (2^14).
+/// Nothing lands outside the outputs (`RealCase::run`).
 #[test]
-fn streaming_column_pairs_store_whole_lines_off_the_grid() {
+fn streaming_r2c_stores_whole_lines_off_the_grid() {
     let r2c = |n: usize| RealCase::new(&[n], RealDir::R2C);
+    assert_accurate(r2c(1 << 14).batch(64).precision(Prec::Double));
+    assert_accurate(r2c(1 << 14).batch(128).layout_of(&[1], 1 << 14, &[1], (1 << 13) + 2));
     assert_accurate(r2c(1 << 16).batch(16).precision(Prec::Double));
     assert_accurate(r2c(1 << 16).batch(16).precision(Prec::Double).layout_of(&[1], 1 << 16, &[1], (1 << 15) + 2));
     assert_accurate(r2c(1 << 19).batch(3).precision(Prec::Double));
