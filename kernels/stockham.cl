@@ -37,10 +37,6 @@
  *                                 R rows, n = t + R n1 of a half-length H = R N transform):
  *                                 STAGE_C2R_PRE_PAIRS (IN_COUNT = N + 1, element N only in row 0), see
  *                                 PAIR_LOAD; roots as RT_SHIFT
- *                                 PAIR_CARRY: column pairs whose stores stream keep each group's half vectors
- *                                 in local memory to store whole lines (PAIR_STORE)
- *   ROW_RUN_CARRY                 an R2C across the lanes whose rows lie back to back (out stride VW) and whose
- *                                 stores stream: a run off the vector grid goes out as whole lines
  *                                 STAGE_TWIN_MERGE_LANES: STAGE_TWIN_MERGE across the LIVE_LANES (odd) lanes
  *                                 of a LANES_DFT_OUT transform of odd length M = LIVE_LANES N, element k of
  *                                 lane l its index LIVE_LANES k + l: IN_COUNT = (N + 1) / 2, the last element
@@ -106,6 +102,10 @@
  *                                 k = k2 + VW k1), whose R2C post-process runs across the lanes: the rows load
  *                                 reads x[n1 + N l] as lane l's row, a radix-VW DFT across the rows and the
  *                                 twiddle w^(n1 k2) leave lane k2 with the input of its FFT over n1
+ *   PAIR_CARRY                    column pairs whose stores stream keep each group's half vector of every row
+ *                                 in local memory to store whole lines off the vector grid (PAIR_STORE)
+ *   ROW_RUN_CARRY                 an R2C across the lanes whose rows lie back to back (out stride VW) and whose
+ *                                 stores stream: a run off the vector grid goes out as whole lines
  * Sizes and strides are runtime values in `params` (layout.cl).
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
@@ -880,23 +880,23 @@ AI int dif_position(uint k_) {
         const V lo_v_ = INTERLEAVE_LO(xr, xi), hi_v_ = INTERLEAVE_HI(xr, xi), prev_ = carry[k];      \
         if ((MODE) != 2) {                                                                          \
             if (!lo_first_)                                                                         \
-                LINE_OUT(prev_, lo_v_, r_, (plo) + r_ - HALF_VW);                                      \
+                LINE_OUT(prev_, lo_v_, r_, (plo) + r_ - HALF_VW);                                   \
             else if (!rows_joined_ || (k) == 0)                                                     \
-                VALUES_OUT(plo, lo_v_, 0, r_);                                                       \
+                VALUES_OUT(plo, lo_v_, 0, r_);                                                      \
             if (lo_last_)                                                                           \
-                VALUES_OUT(plo, lo_v_, r_, HALF_VW);                                                 \
+                VALUES_OUT(plo, lo_v_, r_, HALF_VW);                                                \
         }                                                                                           \
         if ((MODE) != 0) {                                                                          \
             if (!hi_first_)                                                                         \
-                LINE_OUT(hi_v_, prev_, r_, (phi) + r_);                                                \
+                LINE_OUT(hi_v_, prev_, r_, (phi) + r_);                                             \
             else if (rows_joined_ && (k) != N - 1)                                                  \
-                LINE_OUT(hi_v_, carry[(k) + 1], r_, (phi) + r_);                                       \
+                LINE_OUT(hi_v_, carry[(k) + 1], r_, (phi) + r_);                                    \
             else                                                                                    \
-                VALUES_OUT(phi, hi_v_, r_, HALF_VW);                                                 \
+                VALUES_OUT(phi, hi_v_, r_, HALF_VW);                                                \
             if ((MODE) == 2)                                                                        \
-                LINE_OUT(prev_, hi_v_, r_, (phi) + r_ - HALF_VW);                                      \
+                LINE_OUT(prev_, hi_v_, r_, (phi) + r_ - HALF_VW);                                   \
             else if (hi_last_)                                                                      \
-                VALUES_OUT(phi, hi_v_, 0, r_);                                                       \
+                VALUES_OUT(phi, hi_v_, 0, r_);                                                      \
         }                                                                                           \
         if ((MODE) == 0)                                                                            \
             carry[k] = lo_v_;                                                                       \
