@@ -85,7 +85,7 @@
  *                                 writes the block as whole vectors, which can stream (PACKED_STORE); with
  *                                 STAGE_TWIN_SPLIT, the lanes' x rows, then their y rows, each as such a
  *                                 block; with STAGE_TWIN_SPLIT_LANES, the parts' rows: each of the pair's two
- *                                 outputs gathers in the free buffer and leaves as one run (TWIN_RUNS_OUT)
+ *                                 outputs gathers in the passes' buffer and leaves as one run (TWIN_RUNS_OUT)
  *   PRE_CALLBACK, POST_CALLBACK   a user's clFFT callback computes each element loaded, or receives each one
  *                                 stored (access.cl): PRE_FN and POST_FN name the functions, PRE_LOCAL and
  *                                 POST_LOCAL say whether they take local memory; no store then streams
@@ -197,21 +197,18 @@
 #endif
 
 #if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
-#if VW != 8 || !LANES_DFT_OUT || LIVE_LANES % 2 == 0 || N % 2 == 0 || OUT_KIND != KIND_COMPLEX
-#error "a twin split across the lanes takes the odd parts of an odd transform in a DFT across the lanes, and complex outputs"
+#if VW != 8 || !LANES_DFT_OUT || LIVE_LANES % 2 == 0 || N % 2 == 0 || OUT_KIND != KIND_COMPLEX || LOCAL_BUFFERS != 2
+#error "a twin split across the lanes takes the odd parts of an odd transform in a DFT across the lanes, complex outputs and two local buffers"
 #endif
-/* Z_M-m of output m = k + N k1 (M = LIVE_LANES N): lane LIVE_LANES - 1 - k1 of element N - k (k > 0), lane
- * (LIVE_LANES - k1) % LIVE_LANES of element 0. */
-/* Row form of VW elements from k0: vector k1 holds Z_m, m = k + N k1, of each element k. RESULT may take
- * the elements in any order here: the live lanes are one transform's parts from c = 0, whose four-step
- * exponent stays 0, so only the lane factors of element k enter. */
-#define LANES_DFT_ROWS(k0, zr, zi)                                                                  \
-    do {                                                                                            \
-        UNROLL for (int q_ = 0; q_ < VW; q_++) RESULT((k0) + q_, zr[q_], zi[q_]);                   \
-        TRANSPOSE(zr);                                                                              \
-        TRANSPOSE(zi);                                                                              \
-        CAT(fft, LIVE_LANES)(zr, zi);                                                               \
-    } while (0)
+/* The DFT across the lanes leaves its rows in the free buffer first (row k1 from k1 LANE_ROW, output
+ * m = k + N k1 at element k), and the split reads them from there: splitting a block and its mirror block
+ * straight from registers held four blocks of vectors at once, which spilled. */
+#define LANE_ROW (N + (VW - N % VW) % VW)
+#if LIVE_LANES * LANE_ROW > VW * N
+#error "the rows of the DFT across the lanes must fit in a local buffer"
+#endif
+#define LANE_ROWS_RE FREE_RE
+#define LANE_ROWS_IM FREE_IM
 /* Both spectra of output m from Z_m (zr, zi) and its mirror Z_M-m (br, bi), the scale applied. */
 #define TWIN_SPLIT(zr, zi, br, bi, xr, xi, yr, yi)                                                  \
     do {                                                                                            \
@@ -220,9 +217,10 @@
     } while (0)
 #if PACKED_ROWS
 /* The parts' output rows lie back to back: the pair's two runs (x's, then y's TWIN_OUT further) gather in
- * the free buffer, x's in its real array and y's in its imaginary one, interleaved, row k1 at k1 N, and
- * stream out whole after (TWIN_RUNS_OUT). */
-#define TWIN_RUN(twin) ((twin) ? FREE_IM : FREE_RE)
+ * the buffer the passes left their result in, free once the DFT across the lanes has read it: x's in its
+ * real array and y's in its imaginary one, interleaved, row k1 at k1 N, and stream out whole after
+ * (TWIN_RUNS_OUT). */
+#define TWIN_RUN(twin) ((__local REAL *)((twin) ? fim : fre))
 #define TWIN_ROW_OUT(twin, l, k0, xr, xi)                                                           \
     (VSTOREV(INTERLEAVE_LO(xr, xi), TWIN_RUN(twin) + 2 * ((l) * N + (k0))),                         \
      VSTOREV(INTERLEAVE_HI(xr, xi), TWIN_RUN(twin) + 2 * ((l) * N + (k0)) + VW))
@@ -242,19 +240,6 @@
     OUT_AT(ob[l] + ((twin) ? (IDX)TWIN_OUT : 0) + (IDX)(k) * out_stride, re, im)
 #define TWIN_RUNS_OUT()
 #endif
-/* The outputs of a block from k0 in row form (zr, zi) whose mirror block is (mr, mi): the mirror of row k1
- * is the other block's row LIVE_LANES - 1 - k1, its lanes reversed. Row k1 stores where lane k1 would. */
-#define SPLIT_ROWS_STORE(k0, zr, zi, mr, mi)                                                        \
-    UNROLL for (int l_ = 0; l_ <= LIVE_LANES / 2; l_++) {                                           \
-        if (!LANE_LIVE(l_) || (k0) + VW > (l_ < LIVE_LANES / 2 ? N : OUT_COUNT))                    \
-            continue;                                                                               \
-        V xr_, xi_, yr_, yi_;                                                                       \
-        TWIN_SPLIT(zr[l_], zi[l_], REVERSE(mr[LIVE_LANES - 1 - l_]), REVERSE(mi[LIVE_LANES - 1 - l_]), \
-                   xr_, xi_, yr_, yi_);                                                             \
-        TWIN_ROW_OUT(0, l_, k0, xr_, xi_);                                                          \
-        if (!LANE_LONE(l_))                                                                         \
-            TWIN_ROW_OUT(1, l_, k0, yr_, yi_);                                                      \
-    }
 #endif
 
 #if REAL_STAGE == STAGE_TWIN_MERGE_LANES
@@ -1512,42 +1497,54 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         pim = fim;
     }
 #elif REAL_STAGE == STAGE_TWIN_SPLIT_LANES
-    /* Outputs m = k + N k1 up to M / 2: rows k1 below LIVE_LANES / 2 whole, row LIVE_LANES / 2 up to
-     * element OUT_COUNT - 1; x's, then y's TWIN_OUT further (not for a lone twin). A block of the lower half
-     * (k from 1 to (N - 1) / 2) and its mirror block, elements N - k, split each other, so each element's
-     * DFT across the lanes runs once, in registers. */
-    for (int k0 = 1; k0 + VW <= OUT_COUNT; k0 += VW) {
-        const int m0 = N - k0 - (VW - 1);
-        V ar[VW], ai[VW], br[VW], bi[VW];
-        LANES_DFT_ROWS(k0, ar, ai);
-        LANES_DFT_ROWS(m0, br, bi);
-        SPLIT_ROWS_STORE(k0, ar, ai, br, bi);
-        SPLIT_ROWS_STORE(m0, br, bi, ar, ai);
+    /* The DFT across the lanes, element k's rows k1 into LANE_ROWS at k1 LANE_ROW + k. */
+    for (int k0 = 0; k0 + VW <= N; k0 += VW) {
+        V zr[VW], zi[VW];
+        UNROLL for (int q = 0; q < VW; q++) RESULT(k0 + q, zr[q], zi[q]);
+        TRANSPOSE(zr);
+        TRANSPOSE(zi);
+        CAT(fft, LIVE_LANES)(zr, zi);
+        UNROLL for (int l = 0; l < LIVE_LANES; l++) {
+            VSTOREV(zr[l], LANE_ROWS_RE + l * LANE_ROW + k0);
+            VSTOREV(zi[l], LANE_ROWS_IM + l * LANE_ROW + k0);
+        }
     }
-    /* Element 0, its own mirror, and what of the lower half fills no block, with their mirrors. */
-    for (int k = 0; k < OUT_COUNT; k = k == 0 ? 1 + (OUT_COUNT - 1) / VW * VW : k + 1) {
-        const int km = k == 0 ? 0 : N - k;
-        V xr, xi, zr[VW], zi[VW], mr[VW], mi[VW];
+    for (int k = N / VW * VW; k < N; k++) {
+        V xr, xi, zr[VW], zi[VW];
         RESULT(k, xr, xi);
         LANES_DFT_SPLAT(xr, xi, zr, zi);
-        RESULT(km, xr, xi);
-        LANES_DFT_SPLAT(xr, xi, mr, mi);
-        UNROLL for (int l = 0; l <= LIVE_LANES / 2; l++) {
-            if (!LANE_LIVE(l))
-                continue;
-            const int count = l < LIVE_LANES / 2 ? N : OUT_COUNT;
-            const int lm = k == 0 ? (LIVE_LANES - l) % LIVE_LANES : LIVE_LANES - 1 - l;
-            V yr, yi;
-            TWIN_SPLIT(zr[l], zi[l], mr[lm], mi[lm], xr, xi, yr, yi);
-            TWIN_AT_OUT(0, l, k, xr.s0, xi.s0);
+        UNROLL for (int l = 0; l < LIVE_LANES; l++) {
+            LANE_ROWS_RE[l * LANE_ROW + k] = zr[l].s0;
+            LANE_ROWS_IM[l * LANE_ROW + k] = zi[l].s0;
+        }
+    }
+    /* Outputs m = k + N k1 up to M / 2: rows k1 below LIVE_LANES / 2 whole, row LIVE_LANES / 2 up to
+     * element OUT_COUNT - 1; x's, then y's TWIN_OUT further (not for a lone twin). Z_M-m: element N - k of
+     * row LIVE_LANES - 1 - k1 (k > 0), element 0 of row (LIVE_LANES - k1) % LIVE_LANES. */
+    UNROLL for (int l = 0; l <= LIVE_LANES / 2; l++) {
+        if (!LANE_LIVE(l))
+            continue;
+        const int count = l < LIVE_LANES / 2 ? N : OUT_COUNT;
+        __local const REAL *zr_ = LANE_ROWS_RE + l * LANE_ROW, *zi_ = LANE_ROWS_IM + l * LANE_ROW;
+        __local const REAL *mr_ = LANE_ROWS_RE + (LIVE_LANES - 1 - l) * LANE_ROW + N;
+        __local const REAL *mi_ = LANE_ROWS_IM + (LIVE_LANES - 1 - l) * LANE_ROW + N;
+        for (int k0 = 1; k0 + VW <= count; k0 += VW) {
+            V xr, xi, yr, yi;
+            TWIN_SPLIT(VLOADV(zr_ + k0), VLOADV(zi_ + k0), REVERSE(VLOADV(mr_ - k0 - (VW - 1))),
+                       REVERSE(VLOADV(mi_ - k0 - (VW - 1))), xr, xi, yr, yi);
+            TWIN_ROW_OUT(0, l, k0, xr, xi);
             if (!LANE_LONE(l))
-                TWIN_AT_OUT(1, l, k, yr.s0, yi.s0);
-            if (k == 0 || km >= count)
-                continue;
-            TWIN_SPLIT(mr[l], mi[l], zr[LIVE_LANES - 1 - l], zi[LIVE_LANES - 1 - l], xr, xi, yr, yi);
-            TWIN_AT_OUT(0, l, km, xr.s0, xi.s0);
+                TWIN_ROW_OUT(1, l, k0, yr, yi);
+        }
+        for (int k = 0; k < count; k = k == 0 ? 1 + (count - 1) / VW * VW : k + 1) {
+            const int lm = (LIVE_LANES - l) % LIVE_LANES;
+            const REAL br = k == 0 ? LANE_ROWS_RE[lm * LANE_ROW] : mr_[-k];
+            const REAL bi = k == 0 ? LANE_ROWS_IM[lm * LANE_ROW] : mi_[-k];
+            REAL xr, xi, yr, yi;
+            TWIN_SPLIT(zr_[k], zi_[k], br, bi, xr, xi, yr, yi);
+            TWIN_AT_OUT(0, l, k, xr, xi);
             if (!LANE_LONE(l))
-                TWIN_AT_OUT(1, l, km, yr.s0, yi.s0);
+                TWIN_AT_OUT(1, l, k, yr, yi);
         }
     }
     TWIN_RUNS_OUT();

@@ -536,7 +536,7 @@ impl StockhamKernel {
         }
         let dim0 = self.batch.first();
         // A twin split across the lanes: the parts' rows of n values (Hermitian halves of the pair), back to
-        // back, gather in the free buffer and leave as two runs that stream; stored row by row, a block at a
+        // back, gather in local memory and leave as two runs that stream; stored row by row, a block at a
         // time, they could not (measured on PoCL for 2^22 points, 16807, best of 10 over 4-6 alternating
         // runs: double 4.36 -> 4.03 ms, single 2.85 -> 2.55).
         if let RealStage::TwinSplitLanes { .. } = self.real_stage {
