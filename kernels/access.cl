@@ -46,6 +46,40 @@
 #define IN_LANES(p, re, im) IN_ROW(p, re, im)
 #endif
 
+/* PREFETCH_LANES(p): asks the caches for the lines IN_LANES(p) reads (IN_PREFETCH). */
+#if defined(IN_PREFETCH) && IN_PREFETCH && defined(__has_builtin)
+#if __has_builtin(__builtin_prefetch)
+#define PREFETCH_SPAN(ptr, reals)                                                                   \
+    do {                                                                                            \
+        UNROLL for (int o_ = 0; o_ < (reals); o_ += 64 / (int)sizeof(REAL))                         \
+            __builtin_prefetch((ptr) + o_);                                                         \
+        __builtin_prefetch((ptr) + (reals) - 1);                                                    \
+    } while (0)
+#if IN_KIND == KIND_COMPLEX && IN_PLANAR
+#define PREFETCH_LANES(p)                                                                           \
+    do {                                                                                            \
+        PREFETCH_SPAN(in_re + (p), VW);                                                             \
+        PREFETCH_SPAN(in_im + (p), VW);                                                             \
+    } while (0)
+#elif IN_KIND == KIND_COMPLEX
+#define PREFETCH_LANES(p) PREFETCH_SPAN(in_re + 2 * (p), 2 * VW)
+#elif IN_KIND == KIND_REAL_PAIRS && defined(IN_PAIRS_APART) && IN_PAIRS_APART
+#define PREFETCH_LANES(p)                                                                           \
+    do {                                                                                            \
+        PREFETCH_SPAN(in_re + (p), VW);                                                             \
+        PREFETCH_SPAN(in_re + (p) + in_half, VW);                                                   \
+    } while (0)
+#elif IN_KIND == KIND_REAL_PAIRS
+#define PREFETCH_LANES(p) PREFETCH_SPAN(in_re + (p), 2 * VW)
+#else
+#define PREFETCH_LANES(p) PREFETCH_SPAN(in_re + (p), VW)
+#endif
+#endif
+#endif
+#ifndef PREFETCH_LANES
+#define PREFETCH_LANES(p) ((void)0)
+#endif
+
 /* ---- output: the same three shapes ---- */
 /* OUT_STREAM makes vector stores non-temporal where the compiler offers it (clang's builtin, so PoCL): whole
  * lines are written, and the cache then need not read them first. Only aligned vectors stream. */

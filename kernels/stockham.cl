@@ -79,6 +79,9 @@
  *                                 across the lanes, in registers, gives X[k2 + N k1] as element k2 of row k1,
  *                                 which the rows store writes where lane k1's element k2 would go, so the
  *                                 four-step's second pass needs no kernel
+ *   IN_PREFETCH                   the lanes' elements load along columns a page or more apart: each load
+ *                                 prefetches the element PREFETCH_AHEAD further (access.cl, PREFETCH_LANES),
+ *                                 which a CPU's hardware prefetcher, staying within a page, does not
  *   PACKED_ROWS                   the output rows of neighbouring lanes lie back to back (interleaved complex,
  *                                 OUT_COUNT apart, not a multiple of VW): where a slot's lanes are neighbours,
  *                                 the store assembles its VW rows in the local buffer the passes left free and
@@ -1263,6 +1266,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         /* The mirror block, pre-processed with the first: its passes start from PRE. */
         SWAP_BUFFERS(are, pre, aim, pim);
 #elif IN_MODE == MODE_COLS && VW > 1
+/* Elements each load asks for ahead (IN_PREFETCH): 16 measured faster than 4 or 48 (c2c double 2^22). */
+#define PREFETCH_AHEAD 16
 #if LIVE_LANES < VW
     /* The live lanes, one transform's parts, are neighbours too: a whole vector reads them, and its idle lanes
      * what lies just past them, inside the input up to the next element's parts. */
@@ -1300,6 +1305,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int n = lid; n < IN_EVERY_LANE; n += P) {
         if (LANES_LOAD_TOGETHER(n) && LOAD_ALL_IN(n)) {
             V xr, xi;
+            PREFETCH_LANES(ib[0] + (IDX)min(n + PREFETCH_AHEAD * P, IN_EVERY_LANE - 1) * in_stride);
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
             xi *= conj_in;
             LOAD_FACTOR(n, xr, xi);

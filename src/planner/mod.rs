@@ -607,6 +607,7 @@ impl Ctx<'_> {
             in_place_passes: shape.in_place_passes,
             slot_major_io: shape.slot_major_io,
             pair_carry_fits: false,
+            host_prefetch: leaf::is_cpu(self.device),
             callbacks: Default::default(),
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.

@@ -186,4 +186,17 @@ mod tests {
             assert!(planes.len() >= 2 && planes.iter().all(Option::is_none), "{:?}: {planes:?}", problem.lengths);
         }
     }
+
+    #[test]
+    fn cpu_columns_a_page_apart_prefetch() {
+        // 2048^2 double: the row pass does not prefetch, the column pass after it reads elements 32 KiB apart and does;
+        // 256^2 single's columns lie 2 KiB apart, within a page. A GPU never prefetches.
+        let prefetches = |problem: &Problem, device: &DeviceInfo| {
+            stockham_kernels(problem, device).iter().map(StockhamKernel::prefetches_columns).collect::<Vec<_>>()
+        };
+        let double = Problem { precision: Precision::Double, ..test_device::c2c(&[2048, 2048], 1) };
+        assert_eq!(prefetches(&double, &test_device::cpu()), [false, true]);
+        assert_eq!(prefetches(&test_device::c2c(&[256, 256], 1), &test_device::cpu()), [false, false]);
+        assert!(!prefetches(&double, &test_device::gpu()).contains(&true));
+    }
 }
