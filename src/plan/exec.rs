@@ -7,7 +7,7 @@ use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
-use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, Event, Kernel, Program, Queue};
+use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, DeviceKind, Event, Kernel, Program, Queue};
 
 struct Launch {
     run: KernelLaunch,
@@ -30,6 +30,8 @@ pub struct Baked {
     in_place: bool,
     tmp_bytes: usize,
     own_tmp: Option<Buffer>,
+    /// The device is a CPU: the plan's own scratch is host memory in 2 MiB pages (`Buffer::in_huge_pages`).
+    host_scratch: bool,
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
 }
@@ -337,6 +339,7 @@ impl Baked {
             exec,
             launches,
             own_tmp: None,
+            host_scratch: device.kind == DeviceKind::Cpu,
             pre_callback,
             post_callback,
         };
@@ -516,7 +519,14 @@ impl Baked {
         }
         let own = match &self.own_tmp {
             Some(b) => b.raw(),
-            None => self.own_tmp.insert(Buffer::create(&self.context, self.tmp_bytes)?).raw(),
+            None => {
+                let buffer = if self.host_scratch {
+                    Buffer::in_huge_pages(&self.context, self.tmp_bytes)?
+                } else {
+                    Buffer::create(&self.context, self.tmp_bytes)?
+                };
+                self.own_tmp.insert(buffer).raw()
+            }
         };
         Ok((Some(own), self.tmp_bytes))
     }
@@ -620,7 +630,6 @@ fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runtime::DeviceKind;
 
     /// A device as the driver might describe it, without double precision.
     fn device_without_fp64() -> DeviceInfo {

@@ -278,6 +278,59 @@ impl Buffer {
         Ok((buffer, svm as usize))
     }
 
+    /// A buffer of `bytes` bytes in host memory mapped here and offered to the kernel for 2 MiB pages
+    /// (`MADV_HUGEPAGE`, taken where transparent huge pages are enabled or on `madvise`): for a CPU device,
+    /// whose buffers are host memory anyway, so that passes striding across pages miss the TLB less. The
+    /// mapping is undone by the buffer's destructor callback; where it cannot be made, a plain buffer.
+    pub fn in_huge_pages(context: &Context, bytes: usize) -> Result<Buffer> {
+        let span = bytes.max(1).div_ceil(HUGE_PAGE) * HUGE_PAGE;
+        let len = span + HUGE_PAGE;
+        // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches nothing else.
+        let mapped = unsafe {
+            libc::mmap(
+                ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if mapped == libc::MAP_FAILED {
+            crate::log!(crate::log::Topic::Info, "no host mapping of {len} bytes; a plain buffer instead");
+            return Buffer::create(context, bytes);
+        }
+        let region = HostMapping { pointer: mapped as usize, len };
+        let start = (mapped as usize).next_multiple_of(HUGE_PAGE);
+        // SAFETY: [start, start + span) lies inside the mapping just made; the advice only changes its paging.
+        if unsafe { libc::madvise(start as *mut c_void, span, libc::MADV_HUGEPAGE) } != 0 {
+            crate::log!(crate::log::Topic::Info, "the kernel declined 2 MiB pages for a buffer; 4 KiB pages instead");
+        }
+        let mut err = 0;
+        let flags = cl::CL_MEM_READ_WRITE | cl::CL_MEM_USE_HOST_PTR;
+        // SAFETY: `start` is `bytes` bytes of this mapping, which stays until the buffer's destructor runs.
+        let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes.max(1), start as *mut c_void, &mut err) };
+        if let Err(e) = check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)") {
+            // SAFETY: no buffer uses the mapping.
+            unsafe { region.unmap() };
+            return Err(e);
+        }
+        // SAFETY: `raw` was just created and is owned here.
+        let buffer = unsafe { Buffer::from_created(raw) };
+        let owner = Box::into_raw(Box::new(region));
+        // SAFETY: the callback takes back the box exactly once, when the runtime destroys the buffer.
+        let status = unsafe { cl::clSetMemObjectDestructorCallback(raw, Some(unmap_host), owner.cast()) };
+        if let Err(e) = check(status, "clSetMemObjectDestructorCallback") {
+            drop(buffer);
+            // SAFETY: the callback was not registered, so the box is still ours alone, and the buffer that used
+            // the mapping is gone (no command ever used it).
+            unsafe { Box::from_raw(owner).unmap() };
+            return Err(e);
+        }
+        crate::log!(crate::log::Topic::Info, "allocated a host buffer of {bytes} bytes in 2 MiB pages");
+        Ok(buffer)
+    }
+
     /// A read-only device buffer initialised from `data` (a small placeholder when `data` is empty).
     pub fn with_data<T: Copy>(context: &Context, data: &[T]) -> Result<Buffer> {
         let bytes = std::mem::size_of_val(data);
@@ -619,6 +672,30 @@ pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
         out.extend(devices.into_iter().map(|d| (platform, d)));
     }
     Ok(out)
+}
+
+/// The 2 MiB page, the alignment of a `Buffer::in_huge_pages` buffer.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The host mapping behind a `Buffer::in_huge_pages` buffer, unmapped by its destructor callback.
+struct HostMapping {
+    pointer: usize,
+    len: usize,
+}
+
+impl HostMapping {
+    /// # Safety
+    /// Nothing may use the mapping any more.
+    unsafe fn unmap(&self) {
+        // SAFETY: the caller's promise; the pointer and length are those mmap returned and took.
+        unsafe { libc::munmap(self.pointer as *mut c_void, self.len) };
+    }
+}
+
+extern "C" fn unmap_host(_buffer: cl_mem, owner: *mut c_void) {
+    // SAFETY: `owner` is the box `Buffer::in_huge_pages` leaked for this buffer, and the runtime calls this
+    // once, when no command uses the memory any more.
+    unsafe { Box::from_raw(owner as *mut HostMapping).unmap() };
 }
 
 /// The SVM behind a `Buffer::shared` buffer, freed by its destructor callback.
