@@ -189,8 +189,8 @@ mod tests {
 
     #[test]
     fn cpu_columns_a_page_apart_prefetch() {
-        // 2048^2 double: the row pass does not prefetch, the column pass after it reads elements 32 KiB apart and does;
-        // 256^2 single's columns lie 2 KiB apart, within a page. A GPU never prefetches.
+        // 2048^2 double: the row pass does not prefetch, the column pass after it reads elements 32 KiB apart
+        // and does; 256^2 single's columns lie 2 KiB apart, within a page. A GPU never prefetches.
         let prefetches = |problem: &Problem, device: &DeviceInfo| {
             stockham_kernels(problem, device).iter().map(StockhamKernel::prefetches_columns).collect::<Vec<_>>()
         };

@@ -281,9 +281,13 @@ impl Buffer {
     /// A buffer of `bytes` bytes in host memory mapped here and offered to the kernel for 2 MiB pages
     /// (`MADV_HUGEPAGE`, taken where transparent huge pages are enabled or on `madvise`): for a CPU device,
     /// whose buffers are host memory anyway, so that passes striding across pages miss the TLB less. The
-    /// mapping is undone by the buffer's destructor callback; where it cannot be made, a plain buffer.
+    /// mapping is undone by the buffer's destructor callback; where it cannot be made, or the buffer would
+    /// not fill one such page (whose first touch takes all of it), a plain buffer.
     pub fn in_huge_pages(context: &Context, bytes: usize) -> Result<Buffer> {
-        let span = bytes.max(1).div_ceil(HUGE_PAGE) * HUGE_PAGE;
+        if bytes < HUGE_PAGE {
+            return Buffer::create(context, bytes);
+        }
+        let span = bytes.div_ceil(HUGE_PAGE) * HUGE_PAGE;
         let len = span + HUGE_PAGE;
         // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches nothing else.
         let mapped = unsafe {
@@ -309,7 +313,7 @@ impl Buffer {
         let mut err = 0;
         let flags = cl::CL_MEM_READ_WRITE | cl::CL_MEM_USE_HOST_PTR;
         // SAFETY: `start` is `bytes` bytes of this mapping, which stays until the buffer's destructor runs.
-        let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes.max(1), start as *mut c_void, &mut err) };
+        let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes, start as *mut c_void, &mut err) };
         if let Err(e) = check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)") {
             // SAFETY: no buffer uses the mapping.
             unsafe { region.unmap() };
