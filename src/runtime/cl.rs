@@ -249,31 +249,9 @@ impl Buffer {
         if svm.is_null() {
             return fail(ErrorKind::OutOfResources, format!("clSVMAlloc could not allocate {bytes} bytes"));
         }
-        let mut err = 0;
-        let flags = cl::CL_MEM_READ_WRITE | cl::CL_MEM_USE_HOST_PTR;
-        // SAFETY: `svm` is `bytes` bytes of SVM of this context, which a buffer may use as its storage.
-        let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes, svm, &mut err) };
-        if let Err(e) = check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR, SVM)") {
-            // SAFETY: nothing else uses the allocation yet.
-            unsafe { clSVMFree(context.0, svm) };
-            return Err(e);
-        }
-        // SAFETY: `raw` was just created and is owned here.
-        let buffer = unsafe { Buffer::from_created(raw) };
         // The buffer keeps its context alive until after its destructor callbacks have run.
-        let owner = Box::into_raw(Box::new(SharedMemory { context: context.0 as usize, pointer: svm as usize }));
-        // SAFETY: the callback takes back the box exactly once, when the runtime destroys the buffer.
-        let status = unsafe { cl::clSetMemObjectDestructorCallback(raw, Some(free_shared), owner.cast()) };
-        if let Err(e) = check(status, "clSetMemObjectDestructorCallback") {
-            drop(buffer);
-            // SAFETY: the callback was not registered, so the box and the memory are still ours alone, and
-            // the buffer that used the memory is gone (no command ever used it).
-            unsafe {
-                let owner = Box::from_raw(owner);
-                clSVMFree(owner.context as cl_context, owner.pointer as *mut c_void);
-            }
-            return Err(e);
-        }
+        let storage = SharedMemory { context: context.0 as usize, pointer: svm as usize };
+        let buffer = Buffer::stored_in(context, bytes, storage, "clCreateBuffer(CL_MEM_USE_HOST_PTR, SVM)")?;
         crate::log!(crate::log::Topic::Info, "allocated {bytes} bytes of shared virtual memory");
         Ok((buffer, svm as usize))
     }
@@ -304,34 +282,41 @@ impl Buffer {
             crate::log!(crate::log::Topic::Info, "no host mapping of {len} bytes; a plain buffer instead");
             return Buffer::create(context, bytes);
         }
-        let region = HostMapping { pointer: mapped as usize, len };
         let start = (mapped as usize).next_multiple_of(HUGE_PAGE);
         // SAFETY: [start, start + span) lies inside the mapping just made; the advice only changes its paging.
         if unsafe { libc::madvise(start as *mut c_void, span, libc::MADV_HUGEPAGE) } != 0 {
             crate::log!(crate::log::Topic::Info, "the kernel declined 2 MiB pages for a buffer; 4 KiB pages instead");
         }
+        let storage = HostMapping { pointer: mapped as usize, len, start };
+        let buffer = Buffer::stored_in(context, bytes, storage, "clCreateBuffer(CL_MEM_USE_HOST_PTR)")?;
+        crate::log!(crate::log::Topic::Info, "allocated a host buffer of {bytes} bytes in 2 MiB pages");
+        Ok(buffer)
+    }
+
+    /// A buffer of `bytes` bytes whose storage is `storage` (`CL_MEM_USE_HOST_PTR`), which the buffer's
+    /// destructor callback releases once the runtime destroys the buffer; on failure it is released here.
+    fn stored_in<S: HostStorage>(context: &Context, bytes: usize, storage: S, call: &str) -> Result<Buffer> {
         let mut err = 0;
         let flags = cl::CL_MEM_READ_WRITE | cl::CL_MEM_USE_HOST_PTR;
-        // SAFETY: `start` is `bytes` bytes of this mapping, which stays until the buffer's destructor runs.
-        let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes, start as *mut c_void, &mut err) };
-        if let Err(e) = check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR)") {
-            // SAFETY: no buffer uses the mapping.
-            unsafe { region.unmap() };
+        // SAFETY: the storage holds `bytes` bytes that stay until it is released.
+        let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes, storage.address(), &mut err) };
+        if let Err(e) = check(err, call) {
+            // SAFETY: no buffer uses the storage.
+            unsafe { storage.release() };
             return Err(e);
         }
         // SAFETY: `raw` was just created and is owned here.
         let buffer = unsafe { Buffer::from_created(raw) };
-        let owner = Box::into_raw(Box::new(region));
+        let owner = Box::into_raw(Box::new(storage));
         // SAFETY: the callback takes back the box exactly once, when the runtime destroys the buffer.
-        let status = unsafe { cl::clSetMemObjectDestructorCallback(raw, Some(unmap_host), owner.cast()) };
+        let status = unsafe { cl::clSetMemObjectDestructorCallback(raw, Some(release_storage::<S>), owner.cast()) };
         if let Err(e) = check(status, "clSetMemObjectDestructorCallback") {
             drop(buffer);
             // SAFETY: the callback was not registered, so the box is still ours alone, and the buffer that used
-            // the mapping is gone (no command ever used it).
-            unsafe { Box::from_raw(owner).unmap() };
+            // the storage is gone (no command ever used it).
+            unsafe { Box::from_raw(owner).release() };
             return Err(e);
         }
-        crate::log!(crate::log::Topic::Info, "allocated a host buffer of {bytes} bytes in 2 MiB pages");
         Ok(buffer)
     }
 
@@ -681,38 +666,52 @@ pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
 /// The 2 MiB page, the alignment of a `Buffer::in_huge_pages` buffer.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// The host mapping behind a `Buffer::in_huge_pages` buffer, unmapped by its destructor callback.
+/// Memory a `Buffer::stored_in` buffer stores in, released by the buffer's destructor callback.
+trait HostStorage {
+    /// Where the buffer's bytes start.
+    fn address(&self) -> *mut c_void;
+    /// # Safety
+    /// Nothing may use the memory any more.
+    unsafe fn release(&self);
+}
+
+/// The host mapping behind a `Buffer::in_huge_pages` buffer, whose bytes start at `start` in it.
 struct HostMapping {
     pointer: usize,
     len: usize,
+    start: usize,
 }
 
-impl HostMapping {
-    /// # Safety
-    /// Nothing may use the mapping any more.
-    unsafe fn unmap(&self) {
+impl HostStorage for HostMapping {
+    fn address(&self) -> *mut c_void {
+        self.start as *mut c_void
+    }
+
+    unsafe fn release(&self) {
         // SAFETY: the caller's promise; the pointer and length are those mmap returned and took.
         unsafe { libc::munmap(self.pointer as *mut c_void, self.len) };
     }
 }
 
-extern "C" fn unmap_host(_buffer: cl_mem, owner: *mut c_void) {
-    // SAFETY: `owner` is the box `Buffer::in_huge_pages` leaked for this buffer, and the runtime calls this
-    // once, when no command uses the memory any more.
-    unsafe { Box::from_raw(owner as *mut HostMapping).unmap() };
-}
-
-/// The SVM behind a `Buffer::shared` buffer, freed by its destructor callback.
+/// The SVM behind a `Buffer::shared` buffer.
 struct SharedMemory {
     context: usize,
     pointer: usize,
 }
 
-extern "C" fn free_shared(_buffer: cl_mem, owner: *mut c_void) {
-    // SAFETY: `owner` is the box `Buffer::shared` leaked for this buffer, and the runtime calls this once; the
-    // buffer's context is still alive, and no command uses the memory any more.
-    unsafe {
-        let owner = Box::from_raw(owner as *mut SharedMemory);
-        clSVMFree(owner.context as cl_context, owner.pointer as *mut c_void);
+impl HostStorage for SharedMemory {
+    fn address(&self) -> *mut c_void {
+        self.pointer as *mut c_void
     }
+
+    unsafe fn release(&self) {
+        // SAFETY: the caller's promise; the buffer kept the context alive until its destructor callbacks ran.
+        unsafe { clSVMFree(self.context as cl_context, self.pointer as *mut c_void) };
+    }
+}
+
+extern "C" fn release_storage<S: HostStorage>(_buffer: cl_mem, owner: *mut c_void) {
+    // SAFETY: `owner` is the box `Buffer::stored_in` leaked for this buffer, and the runtime calls this once,
+    // when no command uses the memory any more.
+    unsafe { Box::from_raw(owner as *mut S).release() };
 }
