@@ -21,6 +21,11 @@
 #define MODE_ROWS 1
 #define MODE_COLS 2
 
+/* IN_PREFETCH: what the loads prefetch (stockham.cl) */
+#define PREFETCH_NONE 0
+#define PREFETCH_COLUMNS 1
+#define PREFETCH_NEXT_SLOT 2
+
 /* ---- input: one element at position p, a row of VW elements at p, the VW lanes' elements at p ---- */
 #if IN_KIND == KIND_COMPLEX && IN_PLANAR
 #define IN_AT(p, re, im) ((re) = in_re[p], (im) = in_im[p])
@@ -46,38 +51,39 @@
 #define IN_LANES(p, re, im) IN_ROW(p, re, im)
 #endif
 
-/* PREFETCH_LANES(p): asks the caches for the lines IN_LANES(p) reads (IN_PREFETCH). */
+/* PREFETCH_IN(p, locality): asks the caches for the lines IN_LANES(p) (alike IN_ROW(p)) reads, into L1 with
+ * locality 3, L2 with 2 (IN_PREFETCH). */
 #if defined(IN_PREFETCH) && IN_PREFETCH && defined(__has_builtin)
 #if __has_builtin(__builtin_prefetch)
-#define PREFETCH_SPAN(ptr, reals)                                                                   \
+#define PREFETCH_SPAN(ptr, reals, locality)                                                         \
     do {                                                                                            \
         UNROLL for (int o_ = 0; o_ < (reals); o_ += 64 / (int)sizeof(REAL))                         \
-            __builtin_prefetch((ptr) + o_);                                                         \
-        __builtin_prefetch((ptr) + (reals) - 1);                                                    \
+            __builtin_prefetch((ptr) + o_, 0, locality);                                            \
+        __builtin_prefetch((ptr) + (reals) - 1, 0, locality);                                       \
     } while (0)
 #if IN_KIND == KIND_COMPLEX && IN_PLANAR
-#define PREFETCH_LANES(p)                                                                           \
+#define PREFETCH_IN(p, locality)                                                                    \
     do {                                                                                            \
-        PREFETCH_SPAN(in_re + (p), VW);                                                             \
-        PREFETCH_SPAN(in_im + (p), VW);                                                             \
+        PREFETCH_SPAN(in_re + (p), VW, locality);                                                   \
+        PREFETCH_SPAN(in_im + (p), VW, locality);                                                   \
     } while (0)
 #elif IN_KIND == KIND_COMPLEX
-#define PREFETCH_LANES(p) PREFETCH_SPAN(in_re + 2 * (p), 2 * VW)
+#define PREFETCH_IN(p, locality) PREFETCH_SPAN(in_re + 2 * (p), 2 * VW, locality)
 #elif IN_KIND == KIND_REAL_PAIRS && defined(IN_PAIRS_APART) && IN_PAIRS_APART
-#define PREFETCH_LANES(p)                                                                           \
+#define PREFETCH_IN(p, locality)                                                                    \
     do {                                                                                            \
-        PREFETCH_SPAN(in_re + (p), VW);                                                             \
-        PREFETCH_SPAN(in_re + (p) + in_half, VW);                                                   \
+        PREFETCH_SPAN(in_re + (p), VW, locality);                                                   \
+        PREFETCH_SPAN(in_re + (p) + in_half, VW, locality);                                         \
     } while (0)
 #elif IN_KIND == KIND_REAL_PAIRS
-#define PREFETCH_LANES(p) PREFETCH_SPAN(in_re + (p), 2 * VW)
+#define PREFETCH_IN(p, locality) PREFETCH_SPAN(in_re + (p), 2 * VW, locality)
 #else
-#define PREFETCH_LANES(p) PREFETCH_SPAN(in_re + (p), VW)
+#define PREFETCH_IN(p, locality) PREFETCH_SPAN(in_re + (p), VW, locality)
 #endif
 #endif
 #endif
-#ifndef PREFETCH_LANES
-#define PREFETCH_LANES(p) ((void)0)
+#ifndef PREFETCH_IN
+#define PREFETCH_IN(p, locality) ((void)0)
 #endif
 
 /* ---- output: the same three shapes ---- */

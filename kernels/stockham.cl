@@ -79,9 +79,13 @@
  *                                 across the lanes, in registers, gives X[k2 + N k1] as element k2 of row k1,
  *                                 which the rows store writes where lane k1's element k2 would go, so the
  *                                 four-step's second pass needs no kernel
- *   IN_PREFETCH                   the lanes' elements load along columns a page or more apart: each load
- *                                 prefetches the element PREFETCH_AHEAD further (access.cl, PREFETCH_LANES),
- *                                 which a CPU's hardware prefetcher, staying within a page, does not
+ *   IN_PREFETCH                   what the loads ask the caches for ahead (access.cl, PREFETCH_IN), which a
+ *                                 CPU's hardware prefetcher, staying within a page and a stream, does not:
+ *                                 PREFETCH_COLUMNS, the lanes' elements load along columns a page or more
+ *                                 apart, and each load prefetches the element PREFETCH_AHEAD further into L1;
+ *                                 PREFETCH_NEXT_SLOT, each row load prefetches the same positions of the next
+ *                                 slot's rows (the next work-group's, which a CPU thread usually runs next)
+ *                                 into L2
  *   PACKED_ROWS                   the output rows of neighbouring lanes lie back to back (interleaved complex,
  *                                 OUT_COUNT apart, not a multiple of VW): where a slot's lanes are neighbours,
  *                                 the store assembles its VW rows in the local buffer the passes left free and
@@ -1228,12 +1232,20 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         UNROLL for (int l = 0; l < VW; l++) ib[l] += (IDX)TWIN_IN;
 #endif
 #if IN_MODE == MODE_ROWS && VW > 1
+#if IN_PREFETCH == PREFETCH_NEXT_SLOT
+    /* Where the lanes are neighbours, lane l of the next slot lies VW lane steps further. */
+    const IDX next_slot = lanes_adjacent ? (IDX)VW * (ib[1] - ib[0]) : 0;
+#endif
     for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
         if (!LOAD_ALL_IN(n0 + VW - 1)) {
             UNROLL for (int q = 0; q < VW; q++) GATHER_IN(n0 + q, lre_in[LIN(n0 + q)], lim_in[LIN(n0 + q)]);
             continue;
         }
         V xr[VW], xi[VW];
+#if IN_PREFETCH == PREFETCH_NEXT_SLOT
+        if (next_slot)
+            UNROLL for (int l = 0; l < VW; l++) PREFETCH_IN(ib[l] + next_slot + (IDX)n0 * in_stride, 2);
+#endif
         UNROLL for (int l = 0; l < VW; l++) IN_ROW(ib[l] + (IDX)n0 * in_stride, xr[l], xi[l]);
 #if LANES_DFT_IN
         UNROLL for (int l = 0; l < VW; l++) xi[l] *= conj_in;
@@ -1305,7 +1317,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int n = lid; n < IN_EVERY_LANE; n += P) {
         if (LANES_LOAD_TOGETHER(n) && LOAD_ALL_IN(n)) {
             V xr, xi;
-            PREFETCH_LANES(ib[0] + (IDX)min(n + PREFETCH_AHEAD * P, IN_EVERY_LANE - 1) * in_stride);
+            PREFETCH_IN(ib[0] + (IDX)min(n + PREFETCH_AHEAD * P, IN_EVERY_LANE - 1) * in_stride, 3);
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
             xi *= conj_in;
             LOAD_FACTOR(n, xr, xi);

@@ -229,11 +229,21 @@ pub struct StockhamKernel {
     /// Local memory holds, besides a column-pairing leaf's buffers, the half vectors with which its streaming
     /// stores assemble whole lines (`pair_carry`).
     pub pair_carry_fits: bool,
-    /// The device is a CPU, whose hardware prefetcher stays within a page: column loads whose elements lie a
-    /// page or more apart ask for the elements ahead themselves (`prefetches_columns`).
+    /// The device is a CPU, whose hardware prefetcher stays within a page and a stream: column loads whose
+    /// elements lie a page or more apart, and row loads, ask for what they read next (`input_prefetch`).
     pub host_prefetch: bool,
     /// A user's callbacks run in this kernel's loads and stores (access.cl).
     pub callbacks: FusedCallbacks,
+}
+
+/// What a leaf's loads ask the caches for ahead of time (stockham.cl, IN_PREFETCH).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputPrefetch {
+    None = 0,
+    /// Each column load, the element `PREFETCH_AHEAD` further.
+    ColumnsAhead = 1,
+    /// Each row load, the same positions of the next slot's rows.
+    NextSlot = 2,
 }
 
 /// Where a leaf runs a DFT across its lanes (stockham.cl, LANES_DFT_IN and LANES_DFT_OUT).
@@ -431,22 +441,36 @@ impl StockhamKernel {
             && self.callbacks.post.is_none()
     }
 
-    /// True when a CPU leaf loads its lanes' elements along columns a page or more apart (the column pass of
-    /// a four-step, the inner axes of 2D and 3D): it then prefetches elements ahead (stockham.cl,
-    /// IN_PREFETCH), which the hardware does only within a page. Measured on PoCL for 2^22 points, medians of
-    /// mins of 10 over 3 alternating runs, time ratios: c2c 64^3 single 0.923x, double 0.970x, 128^3 0.980x and
-    /// 0.964x (no scratch, so prefetching alone); c2c double 2^22's column pass 10.4 -> 10.0 ms (16 elements
-    /// ahead; 10.2-10.3 with 4 or 48); 1024 controls 1.003x-1.014x. Columns 1 KiB apart gained nothing more.
-    pub fn prefetches_columns(&self) -> bool {
+    /// What a CPU leaf's loads prefetch (stockham.cl, IN_PREFETCH); callbacks' loads and GPUs' never do.
+    /// - Lanes' elements along columns a page or more apart (the column pass of a four-step, the inner axes
+    ///   of 2D and 3D) prefetch the element `PREFETCH_AHEAD` further into L1, which the hardware does only
+    ///   within a page. Measured on PoCL for 2^22 points, medians of mins of 10 over 3 alternating runs, time
+    ///   ratios: c2c 64^3 single 0.923x, double 0.970x, 128^3 0.980x and 0.964x (no scratch, so prefetching
+    ///   alone); c2c double 2^22's column pass 10.4 -> 10.0 ms (16 elements ahead; 10.2-10.3 with 4 or 48);
+    ///   1024 controls 1.003x-1.014x. Columns 1 KiB apart gained nothing more.
+    /// - Rows of neighbouring transforms prefetch the same positions of the next slot's rows into L2: a
+    ///   slot's rows are as many short streams as it has lanes, too short for the hardware to run far ahead
+    ///   of, and a CPU thread usually runs the next work-group next. Measured on PoCL for 2^22 points, medians
+    ///   of mins of 10 over 2 alternating runs, time ratios against no prefetch over 36 cells (all kinds,
+    ///   both precisions; 256, 1000, 3125, 262144, 2^20, 1024^2): geometric mean 0.95x; r2c double 256
+    ///   0.73x, c2r double 262144 0.84x, c2r single 1024^2 0.81x; the worst c2r single 256 1.18x, c2c double
+    ///   262144 1.14x, r2c double 3125 1.11x (noise here is about 10% a cell). A first version over 36 other
+    ///   cells (64 to 2^20, 256^2) gained 0.96x; prefetching into L1 instead gained less (r2c double 256
+    ///   0.94x, 1000 1.11x).
+    pub fn input_prefetch(&self) -> InputPrefetch {
+        if !self.host_prefetch || self.callbacks.pre.is_some() {
+            return InputPrefetch::None;
+        }
         let dim0 = self.batch.first().map(|d| d.in_stride);
         let position_bytes = match self.in_kind {
             ElementKind::Complex if !self.in_planar => self.precision.complex_bytes(),
             _ => self.precision.real_bytes(),
         };
-        self.host_prefetch
-            && self.callbacks.pre.is_none()
-            && self.mode(self.in_kind, self.in_stride, dim0) == MODE_COLS
-            && self.in_stride * position_bytes >= PAGE_BYTES
+        match self.mode(self.in_kind, self.in_stride, dim0) {
+            MODE_COLS if self.in_stride * position_bytes >= PAGE_BYTES => InputPrefetch::ColumnsAhead,
+            MODE_ROWS if self.lanes > 1 => InputPrefetch::NextSlot,
+            _ => InputPrefetch::None,
+        }
     }
 
     /// One buffer pair (real and imaginary parts) of `slots` slots: LN padded vectors each, as in stockham.cl.
@@ -739,7 +763,7 @@ impl StockhamKernel {
             .flag("LANES_DFT_IN", self.lanes_dft == LanesDft::Load)
             .flag("LANES_DFT_OUT", self.lanes_dft == LanesDft::Store)
             .flag("PACKED_ROWS", self.packed_rows())
-            .flag("IN_PREFETCH", self.prefetches_columns())
+            .set("IN_PREFETCH", self.input_prefetch() as u8)
             .flag("IN_PLACE_PASSES", self.in_place_passes)
             .set("LOCAL_BUFFERS", Self::local_buffers(self.in_place_passes, self.real_stage))
             .set("PT_OFF", stockham_table_len(&self.radices) + self.real_roots_len())

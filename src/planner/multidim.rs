@@ -99,7 +99,7 @@ fn batch_dims(ctx: &Ctx, axes: &[usize], order_by: BufRef) -> Vec<LogicalDim> {
 
 #[cfg(test)]
 mod tests {
-    use crate::codegen::stockham::StockhamKernel;
+    use crate::codegen::stockham::{InputPrefetch, StockhamKernel};
     use crate::codegen::KernelSpec;
     use crate::codegen::Precision;
     use crate::planner::{test_device, BufRef, BufferLayout, Problem, TransformKind};
@@ -188,15 +188,17 @@ mod tests {
     }
 
     #[test]
-    fn cpu_columns_a_page_apart_prefetch() {
-        // 2048^2 double: the row pass does not prefetch, the column pass after it reads elements 32 KiB apart
-        // and does; 256^2 single's columns lie 2 KiB apart, within a page. A GPU never prefetches.
+    fn cpu_row_passes_prefetch_the_next_slot_and_columns_a_page_apart_the_elements_ahead() {
+        // 2048^2 double: the row pass prefetches its next slot's rows; the column pass after it reads
+        // elements 32 KiB apart and prefetches the elements ahead. 256^2 single's columns lie 2 KiB apart,
+        // within a page. A GPU never prefetches.
         let prefetches = |problem: &Problem, device: &DeviceInfo| {
-            stockham_kernels(problem, device).iter().map(StockhamKernel::prefetches_columns).collect::<Vec<_>>()
+            stockham_kernels(problem, device).iter().map(StockhamKernel::input_prefetch).collect::<Vec<_>>()
         };
         let double = Problem { precision: Precision::Double, ..test_device::c2c(&[2048, 2048], 1) };
-        assert_eq!(prefetches(&double, &test_device::cpu()), [false, true]);
-        assert_eq!(prefetches(&test_device::c2c(&[256, 256], 1), &test_device::cpu()), [false, false]);
-        assert!(!prefetches(&double, &test_device::gpu()).contains(&true));
+        let cpu = test_device::cpu();
+        assert_eq!(prefetches(&double, &cpu), [InputPrefetch::NextSlot, InputPrefetch::ColumnsAhead]);
+        assert_eq!(prefetches(&test_device::c2c(&[256, 256], 1), &cpu), [InputPrefetch::NextSlot, InputPrefetch::None]);
+        assert!(prefetches(&double, &test_device::gpu()).iter().all(|&p| p == InputPrefetch::None));
     }
 }
