@@ -461,14 +461,13 @@ impl StockhamKernel {
         if !self.host_prefetch || self.callbacks.pre.is_some() {
             return InputPrefetch::None;
         }
-        let dim0 = self.batch.first().map(|d| d.in_stride);
         let position_bytes = match self.in_kind {
             ElementKind::Complex if !self.in_planar => self.precision.complex_bytes(),
             _ => self.precision.real_bytes(),
         };
-        match self.mode(self.in_kind, self.in_stride, dim0) {
+        match self.in_mode() {
             MODE_COLS if self.in_stride * position_bytes >= PAGE_BYTES => InputPrefetch::ColumnsAhead,
-            MODE_ROWS if self.lanes > 1 => InputPrefetch::NextSlot,
+            MODE_ROWS => InputPrefetch::NextSlot,
             _ => InputPrefetch::None,
         }
     }
@@ -477,6 +476,16 @@ impl StockhamKernel {
     fn buffer_bytes(n: usize, lanes: usize, slots: usize, pad_shift: Option<u32>, precision: Precision) -> usize {
         let padded = n + (n >> pad_shift.unwrap_or(NO_PAD)) + 2;
         slots * padded * lanes * precision.complex_bytes()
+    }
+
+    /// How the loads reach the input (MODE_ROWS, MODE_COLS or MODE_GATHER; stockham.cl, IN_MODE).
+    fn in_mode(&self) -> u8 {
+        self.mode(self.in_kind, self.in_stride, self.batch.first().map(|b| b.in_stride))
+    }
+
+    /// How the stores reach the output (stockham.cl, OUT_MODE).
+    fn out_mode(&self) -> u8 {
+        self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride))
     }
 
     fn mode(&self, kind: ElementKind, stride: usize, batch0_stride: Option<usize>) -> u8 {
@@ -531,7 +540,7 @@ impl StockhamKernel {
         if self.row_run_carry() {
             return true;
         }
-        match self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)) {
+        match self.out_mode() {
             MODE_ROWS if self.packed_rows() => aligned_from(1),
             MODE_ROWS => self.out_count % vw == 0 && aligned_from(0),
             MODE_COLS => {
@@ -608,7 +617,7 @@ impl StockhamKernel {
             && self.items_per_slot == 1
             && !self.out_planar
             && self.out_count % self.lanes != 0
-            && self.mode(self.out_kind, self.out_stride, dim0.map(|d| d.out_stride)) == MODE_ROWS
+            && self.out_mode() == MODE_ROWS
             && dim0.is_some_and(|d| d.out_stride == row_positions)
             && (self.batch.len() == 1 || self.batch[0].count % self.lanes == 0)
             && self.store_factor.is_none()
@@ -633,13 +642,12 @@ impl StockhamKernel {
             RealStage::TwinMerge { .. } => (complex(self.in_kind) && twins(self.out_kind), (half, n)),
             _ => return false,
         };
-        let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
         register_lanes(n, self.precision) == Some(self.lanes)
             && self.items_per_slot == 1
             && kinds
             && (self.in_count, self.out_count) == counts
-            && self.mode(self.in_kind, self.in_stride, batch0(|d| d.in_stride)) == MODE_ROWS
-            && self.mode(self.out_kind, self.out_stride, batch0(|d| d.out_stride)) == MODE_ROWS
+            && self.in_mode() == MODE_ROWS
+            && self.out_mode() == MODE_ROWS
             && self.load_factor.is_none()
             && self.store_factor.is_none()
             && self.mid_factor.is_none()
@@ -654,22 +662,21 @@ impl StockhamKernel {
     /// pre-process; on the load (the twiddle, in its lane form, after the DFT), whole input rows of vectors
     /// and the R2C post-process.
     pub fn lanes_dft_fits(&self) -> bool {
-        let batch0 = |pick: fn(&BatchDim) -> usize| self.batch.first().map(pick);
         // Pairs of two real transforms apart (the twins of an odd C2R) store as rows too.
-        let rows_of = |kind, stride, batch_stride, pairs_apart: bool| {
+        let rows_of = |kind, mode, pairs_apart: bool| {
             let rows_kind = match kind {
                 ElementKind::Complex => true,
                 ElementKind::RealPairs { half } => half == 1 || pairs_apart,
                 ElementKind::Real => false,
             };
-            rows_kind && self.mode(kind, stride, batch_stride) == MODE_ROWS
+            rows_kind && mode == MODE_ROWS
         };
         // A twin stage's last input or output element only in the lanes or rows up to parts / 2.
         let twin_count = |count: usize| count == self.n.div_ceil(2) && self.n % 2 == 1;
         let side = match self.lanes_dft {
             LanesDft::None => false,
             LanesDft::Load => {
-                rows_of(self.in_kind, self.in_stride, batch0(|d| d.in_stride), false)
+                rows_of(self.in_kind, self.in_mode(), false)
                     && self.in_count == self.n
                     && self.real_stage == RealStage::R2cPostLanes
                     && self.load_factor.is_none()
@@ -682,14 +689,12 @@ impl StockhamKernel {
                     RealStage::TwinSplitLanes { .. } => twin_count(self.out_count),
                     _ => false,
                 };
-                rows_of(self.out_kind, self.out_stride, batch0(|d| d.out_stride), true)
-                    && counts
-                    && self.store_factor.is_none()
+                rows_of(self.out_kind, self.out_mode(), true) && counts && self.store_factor.is_none()
             }
         };
         // Fewer parts than lanes only on the store, with a butterfly for them and none of the C2R
         // pre-process's lane mirrors; the twin stages' mirrors take odd parts of an odd transform.
-        let parts = batch0(|d| d.count).unwrap_or(0);
+        let parts = self.batch.first().map_or(0, |d| d.count);
         let twins = self.real_stage.twins_across_lanes();
         let parts_fit = (parts == self.lanes && !twins)
             || (self.lanes_dft == LanesDft::Store
@@ -749,8 +754,8 @@ impl StockhamKernel {
             .flag("OUT_PLANAR", self.out_planar)
             .set("IN_KIND", kind_code(self.in_kind))
             .set("OUT_KIND", kind_code(self.out_kind))
-            .set("IN_MODE", self.mode(self.in_kind, self.in_stride, self.batch.first().map(|b| b.in_stride)))
-            .set("OUT_MODE", self.mode(self.out_kind, self.out_stride, self.batch.first().map(|b| b.out_stride)))
+            .set("IN_MODE", self.in_mode())
+            .set("OUT_MODE", self.out_mode())
             .set("IN_COUNT", self.in_count)
             .set("OUT_COUNT", self.out_count)
             .flag("IN_PAIRS_APART", matches!(self.in_kind, ElementKind::RealPairs { half } if half != 1))
