@@ -78,7 +78,11 @@ fn create_bake_destroy_cycles_keep_the_resident_set_flat() {
 fn plans_that_ran_give_back_their_scratch() {
     // 2^20 points take 8 MiB of scratch, which a plan allocates when it first runs (on a CPU, host memory in
     // 2 MiB pages, unmapped by the buffer's destructor): 160 cycles that each leaked it would grow the
-    // resident set by 1.3 GB.
+    // resident set by 1.3 GB. Now and then the reading holds two more scratch buffers than the one before
+    // (+16.94 MB, 8 huge pages; seen both ways, the "before" high and the "after" back down, so released
+    // later, not lost): the runtime frees a buffer only once it has retired the commands that used it, and
+    // the last plans' may still wait. Those two are allowed on top of the limit; a leak would be 80 times
+    // more.
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     once_cell::sync::Lazy::force(&ENV);
     let n = 1 << 20;
@@ -93,5 +97,6 @@ fn plans_that_ran_give_back_their_scratch() {
         // All ones: the whole spectrum is the DC value n.
         assert_eq!((output[0].x, output[0].y, output[1].x, output[n - 1].y), (n as f32, 0.0, 0.0, 0.0));
     });
-    assert!(grown < LIMIT_BYTES, "plans that ran grew the resident set by {grown} bytes");
+    let scratch_bytes = 8 * n as i64;
+    assert!(grown < LIMIT_BYTES + 2 * scratch_bytes, "plans that ran grew the resident set by {grown} bytes");
 }
