@@ -61,6 +61,9 @@ fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<
             wide_index: step.kernel.wide_index(),
         });
     }
+    // A transpose bakes on first use and runs at once: its kernels' disk-cache writes must not compile
+    // alongside it.
+    cache::wait_for_writes(cache::writes_queued());
     Ok(Baked { launches, plane_bytes })
 }
 

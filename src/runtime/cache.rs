@@ -11,17 +11,21 @@
 //! once a day), and each build from source deletes the entries nothing has used for `UNUSED_FOR`, then the
 //! least recently used while fftx's entries take more than `MAX_BYTES`: a new kernel source or fftx version
 //! changes every key, and nothing else would ever remove the old entries.
+//!
+//! A program built from source reaches the disk from a writer thread, after the bake (`write_later`,
+//! `start_writes`): fetching its binary makes PoCL compile every kernel once more, which only the next process
+//! needs. The plan's first run, a bake of the same program elsewhere, teardown and exit wait for the writes.
 
 use super::cl::{Context, Program};
 use super::device::DeviceInfo;
 use crate::error::Result;
 use crate::log::Topic;
 use once_cell::sync::{Lazy, OnceCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
 const MAGIC: &[u8; 8] = b"FFTXPRG1";
@@ -90,6 +94,7 @@ pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &s
 fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str, options: &str) -> Result<Program> {
     let path = cache_dir().map(|dir| dir.join(format!("{}.bin", hex(key))));
     if let Some(path) = &path {
+        wait_for_key(key);
         if let Some(program) = load(context, device, key, path) {
             DISK_HITS.fetch_add(1, Ordering::Relaxed);
             crate::log!(Topic::Info, "loaded a program from the disk cache ({})", path.display());
@@ -102,24 +107,157 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
     program.build(device.raw(), options)?;
     SOURCE_BUILDS.fetch_add(1, Ordering::Relaxed);
     crate::log!(Topic::Info, "compiled a program in {:.0} ms", started.elapsed().as_secs_f64() * 1e3);
-    if let Some(path) = &path {
-        match program.binary() {
-            Ok(binary) if !binary.is_empty() => store(key, &binary, path),
-            _ => crate::log!(Topic::Info, "the driver returned no binary; nothing cached on disk"),
-        }
-        if let Some(dir) = path.parent() {
-            let removed = prune(dir, SystemTime::now(), MAX_BYTES);
-            if removed > 0 {
-                crate::log!(
-                    Topic::Info,
-                    "deleted {removed} cache entries unused for {} days or past {} MiB",
-                    UNUSED_FOR.as_secs() / 86400,
-                    MAX_BYTES >> 20
-                );
-            }
-        }
+    if let Some(path) = path {
+        write_later(DiskWrite { program: program.clone(), key: *key, path });
     }
     Ok(program)
+}
+
+/// A program built from source, for the disk cache.
+struct DiskWrite {
+    program: Program,
+    key: Key,
+    path: PathBuf,
+}
+
+/// Fetches the binary of a program built from source, stores it and prunes the folder. Fetching the binary
+/// makes PoCL compile every kernel for a generic work-group size (50 ms for a 64-point leaf, about 1 s for a
+/// 1024-point pass), which the first launch does not use: it compiles for its own size.
+fn write_entry(write: &DiskWrite) {
+    match write.program.binary() {
+        Ok(binary) if !binary.is_empty() => store(&write.key, &binary, &write.path),
+        _ => crate::log!(Topic::Info, "the driver returned no binary; nothing cached on disk"),
+    }
+    if let Some(dir) = write.path.parent() {
+        let removed = prune(dir, SystemTime::now(), MAX_BYTES);
+        if removed > 0 {
+            crate::log!(
+                Topic::Info,
+                "deleted {removed} cache entries unused for {} days or past {} MiB",
+                UNUSED_FOR.as_secs() / 86400,
+                MAX_BYTES >> 20
+            );
+        }
+    }
+}
+
+/// The disk writes of programs built from source: how many so far and how many done (in order), the keys not
+/// yet written, the writes held until the bake that built them has made its kernels (`start_writes`), and the
+/// writer thread's queue.
+#[derive(Default)]
+struct Writes {
+    /// The process these belong to: a child forked from it has no writer thread, and its parent writes them.
+    process: u32,
+    queued: u64,
+    done: u64,
+    pending: HashSet<Key>,
+    held: Vec<(u64, DiskWrite)>,
+    queue: Option<mpsc::Sender<(u64, DiskWrite)>>,
+}
+
+static WRITES: Lazy<(Mutex<Writes>, Condvar)> = Lazy::new(Default::default);
+
+fn lock_writes() -> MutexGuard<'static, Writes> {
+    let mut writes = WRITES.0.lock().unwrap_or_else(|e| e.into_inner());
+    let process = std::process::id();
+    if writes.process != process {
+        *writes = Writes { process, queued: writes.queued, done: writes.queued, ..Writes::default() };
+    }
+    writes
+}
+
+/// Holds `write` for the writer thread, so that a bake does not wait for it: the plan's first launch does
+/// (`wait_for_writes`), and so do a bake of the same program elsewhere, `clfftTeardown` and the process's exit.
+fn write_later(write: DiskWrite) {
+    let mut writes = lock_writes();
+    writes.queued += 1;
+    let seq = writes.queued;
+    writes.pending.insert(write.key);
+    writes.held.push((seq, write));
+}
+
+/// Hands the held writes to the writer thread. A bake calls it once it has made its kernels: fetching a
+/// program's binary holds PoCL's lock on the program, and the bake's kernels would wait for it.
+pub fn start_writes() {
+    let mut writes = lock_writes();
+    send_held(&mut writes);
+}
+
+fn send_held(writes: &mut Writes) {
+    if writes.held.is_empty() {
+        return;
+    }
+    if writes.queue.is_none() {
+        let (sender, receiver) = mpsc::channel::<(u64, DiskWrite)>();
+        let started = std::thread::Builder::new().name("fftx-cache-writer".into()).spawn(move || {
+            for (seq, write) in receiver {
+                written(seq, write);
+            }
+        });
+        if started.is_ok() {
+            // SAFETY: the handler is a plain function of this library, which glibc runs at exit or when the
+            // library is unloaded.
+            unsafe { libc::atexit(wait_at_exit) };
+            writes.queue = Some(sender);
+        }
+    }
+    for (seq, write) in std::mem::take(&mut writes.held) {
+        let unsent = match &writes.queue {
+            Some(queue) => queue.send((seq, write)).err().map(|mpsc::SendError(w)| w),
+            None => Some((seq, write)),
+        };
+        // Without the thread, the write happens here.
+        if let Some((seq, write)) = unsent {
+            write_entry_catching(&write);
+            writes.pending.remove(&write.key);
+            writes.done = writes.done.max(seq);
+        }
+    }
+}
+
+/// Writes an entry on the writer thread and marks it done, its program released first: once the writes are
+/// done, fftx holds no program but its plans' and its memory cache's.
+fn written(seq: u64, write: DiskWrite) {
+    write_entry_catching(&write);
+    drop(write.program);
+    let mut writes = lock_writes();
+    writes.done = seq;
+    writes.pending.remove(&write.key);
+    WRITES.1.notify_all();
+}
+
+/// A panic must not leave waiters waiting: the entry is then just not written.
+fn write_entry_catching(write: &DiskWrite) {
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write_entry(write)));
+}
+
+/// How many disk writes there have been so far: `wait_for_writes` with this waits for all of them.
+pub fn writes_queued() -> u64 {
+    lock_writes().queued
+}
+
+/// Waits until the first `through` disk writes are done.
+pub fn wait_for_writes(through: u64) {
+    let mut writes = lock_writes();
+    send_held(&mut writes);
+    while writes.done < through {
+        writes = WRITES.1.wait(writes).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+/// Waits until the entry for `key`, if its write is pending, is on disk.
+fn wait_for_key(key: &Key) {
+    let mut writes = lock_writes();
+    if writes.pending.contains(key) {
+        send_held(&mut writes);
+    }
+    while writes.pending.contains(key) {
+        writes = WRITES.1.wait(writes).unwrap_or_else(|e| e.into_inner());
+    }
+}
+
+extern "C" fn wait_at_exit() {
+    let _ = std::panic::catch_unwind(|| wait_for_writes(writes_queued()));
 }
 
 /// Reads, verifies and builds a cached binary; deletes the entry on any failure.
