@@ -211,6 +211,7 @@ fn send_held(writes: &mut Writes) {
             write_entry_catching(&write);
             writes.pending.remove(&write.key);
             writes.done = writes.done.max(seq);
+            WRITES.1.notify_all();
         }
     }
 }
