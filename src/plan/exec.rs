@@ -34,9 +34,9 @@ pub struct Baked {
     host_scratch: bool,
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
-    /// The disk-cache writes the first launch waits for (`cache::wait_for_writes`), 0 once none: those of
-    /// the programs this bake built, which would otherwise compile in the background during the transform.
-    cache_writes: u64,
+    /// Until the first launch: the disk-cache writes of the programs the bake built may be pending, and the
+    /// launch waits for them (`cache::wait_for_writes`), so that they do not compile alongside the transform.
+    first_launch: bool,
 }
 
 /// A callback's pass, and the plan's own copy of its side: the input the transform then reads (pre), or the
@@ -183,7 +183,6 @@ impl Baked {
 
     fn make(settings: &Settings, queue: &Queue) -> Result<Baked> {
         let started = std::time::Instant::now();
-        let writes_before = cache::writes_queued();
         if queue.context()? != settings.context.raw() {
             return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
         }
@@ -353,7 +352,7 @@ impl Baked {
             host_scratch: device.kind == DeviceKind::Cpu,
             pre_callback,
             post_callback,
-            cache_writes: Some(cache::writes_queued()).filter(|&w| w > writes_before).unwrap_or(0),
+            first_launch: true,
         };
         crate::log!(Topic::Info, "baked in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
         Ok(baked)
@@ -401,9 +400,9 @@ impl Baked {
         if queue.device()? as usize != self.device {
             return fail(ErrorKind::DeviceMismatch, "the queue's device is not the device the plan was baked for");
         }
-        if self.cache_writes > 0 {
-            cache::wait_for_writes(self.cache_writes);
-            self.cache_writes = 0;
+        if self.first_launch {
+            cache::wait_for_writes();
+            self.first_launch = false;
         }
         let output = if self.in_place { input } else { output };
         let (inputs, in_size) = self.planes(input, self.in_planar, self.in_bytes, "input")?;

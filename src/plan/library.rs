@@ -40,7 +40,7 @@ pub fn teardown() {
     super::transpose::clear();
     cache::clear_memory();
     // Nothing of fftx's keeps running after teardown: the disk cache's pending writes finish first.
-    cache::wait_for_writes(cache::writes_queued());
+    cache::wait_for_writes();
     crate::codegen::bluestein::forget_recent_tables();
     SETUP.store(false, Ordering::Relaxed);
     crate::log!(Topic::Info, "teardown destroyed {plans} plan(s)");

@@ -102,7 +102,7 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
     let source = twiddle.source();
     let program = cache::program(context, &device, &source.source, &source.options)?;
     // The transform runs now: its kernel's disk-cache write must not compile alongside it.
-    cache::wait_for_writes(cache::writes_queued());
+    cache::wait_for_writes();
     let kernel = Kernel::create(&program, source.entry)?;
     let (low, high) = twiddle.tables();
     let low = upload_table(context, &low, precision)?;

@@ -63,7 +63,7 @@ fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<
     }
     // A transpose bakes on first use and runs at once: its kernels' disk-cache writes must not compile
     // alongside it.
-    cache::wait_for_writes(cache::writes_queued());
+    cache::wait_for_writes();
     Ok(Baked { launches, plane_bytes })
 }
 

@@ -141,18 +141,15 @@ fn write_entry(write: &DiskWrite) {
     }
 }
 
-/// The disk writes of programs built from source: how many so far and how many done (in order), the keys not
-/// yet written, the writes held until the bake that built them has made its kernels (`start_writes`), and the
-/// writer thread's queue.
+/// The disk writes of programs built from source: the keys not yet on disk, the writes held until the bake
+/// that built them has made its kernels (`start_writes`), and the writer thread's queue.
 #[derive(Default)]
 struct Writes {
     /// The process these belong to: a child forked from it has no writer thread, and its parent writes them.
     process: u32,
-    queued: u64,
-    done: u64,
     pending: HashSet<Key>,
-    held: Vec<(u64, DiskWrite)>,
-    queue: Option<mpsc::Sender<(u64, DiskWrite)>>,
+    held: Vec<DiskWrite>,
+    queue: Option<mpsc::Sender<DiskWrite>>,
 }
 
 static WRITES: Lazy<(Mutex<Writes>, Condvar)> = Lazy::new(Default::default);
@@ -161,7 +158,7 @@ fn lock_writes() -> MutexGuard<'static, Writes> {
     let mut writes = WRITES.0.lock().unwrap_or_else(|e| e.into_inner());
     let process = std::process::id();
     if writes.process != process {
-        *writes = Writes { process, queued: writes.queued, done: writes.queued, ..Writes::default() };
+        *writes = Writes { process, ..Writes::default() };
     }
     writes
 }
@@ -170,17 +167,14 @@ fn lock_writes() -> MutexGuard<'static, Writes> {
 /// (`wait_for_writes`), and so do a bake of the same program elsewhere, `clfftTeardown` and the process's exit.
 fn write_later(write: DiskWrite) {
     let mut writes = lock_writes();
-    writes.queued += 1;
-    let seq = writes.queued;
     writes.pending.insert(write.key);
-    writes.held.push((seq, write));
+    writes.held.push(write);
 }
 
 /// Hands the held writes to the writer thread. A bake calls it once it has made its kernels: fetching a
 /// program's binary holds PoCL's lock on the program, and the bake's kernels would wait for it.
 pub fn start_writes() {
-    let mut writes = lock_writes();
-    send_held(&mut writes);
+    send_held(&mut lock_writes());
 }
 
 fn send_held(writes: &mut Writes) {
@@ -188,10 +182,15 @@ fn send_held(writes: &mut Writes) {
         return;
     }
     if writes.queue.is_none() {
-        let (sender, receiver) = mpsc::channel::<(u64, DiskWrite)>();
+        let (sender, receiver) = mpsc::channel::<DiskWrite>();
         let started = std::thread::Builder::new().name("fftx-cache-writer".into()).spawn(move || {
-            for (seq, write) in receiver {
-                written(seq, write);
+            for write in receiver {
+                write_entry_catching(&write);
+                // Released before the write counts as done: once the writes are done, fftx holds no program
+                // but its plans' and its memory cache's.
+                let key = write.key;
+                drop(write);
+                mark_written(&mut lock_writes(), &key);
             }
         });
         if started.is_ok() {
@@ -201,29 +200,21 @@ fn send_held(writes: &mut Writes) {
             writes.queue = Some(sender);
         }
     }
-    for (seq, write) in std::mem::take(&mut writes.held) {
+    for write in std::mem::take(&mut writes.held) {
         let unsent = match &writes.queue {
-            Some(queue) => queue.send((seq, write)).err().map(|mpsc::SendError(w)| w),
-            None => Some((seq, write)),
+            Some(queue) => queue.send(write).err().map(|mpsc::SendError(w)| w),
+            None => Some(write),
         };
         // Without the thread, the write happens here.
-        if let Some((seq, write)) = unsent {
+        if let Some(write) = unsent {
             write_entry_catching(&write);
-            writes.pending.remove(&write.key);
-            writes.done = writes.done.max(seq);
-            WRITES.1.notify_all();
+            mark_written(writes, &write.key);
         }
     }
 }
 
-/// Writes an entry on the writer thread and marks it done, its program released first: once the writes are
-/// done, fftx holds no program but its plans' and its memory cache's.
-fn written(seq: u64, write: DiskWrite) {
-    write_entry_catching(&write);
-    drop(write.program);
-    let mut writes = lock_writes();
-    writes.done = seq;
-    writes.pending.remove(&write.key);
+fn mark_written(writes: &mut Writes, key: &Key) {
+    writes.pending.remove(key);
     WRITES.1.notify_all();
 }
 
@@ -232,18 +223,11 @@ fn write_entry_catching(write: &DiskWrite) {
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| write_entry(write)));
 }
 
-/// How many disk writes there have been so far: `wait_for_writes` with this waits for all of them.
-pub fn writes_queued() -> u64 {
-    lock_writes().queued
-}
-
-/// Waits until the first `through` disk writes are done.
-pub fn wait_for_writes(through: u64) {
+/// Waits until every disk write so far is done.
+pub fn wait_for_writes() {
     let mut writes = lock_writes();
     send_held(&mut writes);
-    while writes.done < through {
-        writes = WRITES.1.wait(writes).unwrap_or_else(|e| e.into_inner());
-    }
+    drop(WRITES.1.wait_while(writes, |w| !w.pending.is_empty()).unwrap_or_else(|e| e.into_inner()));
 }
 
 /// Waits until the entry for `key`, if its write is pending, is on disk.
@@ -252,13 +236,11 @@ fn wait_for_key(key: &Key) {
     if writes.pending.contains(key) {
         send_held(&mut writes);
     }
-    while writes.pending.contains(key) {
-        writes = WRITES.1.wait(writes).unwrap_or_else(|e| e.into_inner());
-    }
+    drop(WRITES.1.wait_while(writes, |w| w.pending.contains(key)).unwrap_or_else(|e| e.into_inner()));
 }
 
 extern "C" fn wait_at_exit() {
-    let _ = std::panic::catch_unwind(|| wait_for_writes(writes_queued()));
+    let _ = std::panic::catch_unwind(wait_for_writes);
 }
 
 /// Reads, verifies and builds a cached binary; deletes the entry on any failure.
