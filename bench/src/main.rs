@@ -63,6 +63,44 @@ impl ColdCaches {
     }
 }
 
+/// Set in the child process of `ColdCaches::compiler_floor`.
+const FLOOR_VAR: &str = "FFTX_BENCH_COMPILER_FLOOR";
+
+impl ColdCaches {
+    /// What the driver alone takes to build a one-line kernel in a fresh process with an empty kernel cache:
+    /// the process's first build (the compiler's start-up) and one more. No cold bake can take less, and this
+    /// process's own first build must stay cold, so a child process measures it.
+    fn compiler_floor(&self) -> Result<String, String> {
+        let program = std::env::current_exe().map_err(|e| format!("no path to this program: {e}"))?;
+        let pocl_cache = self.root.join("pocl-floor");
+        std::fs::create_dir_all(&pocl_cache).map_err(|e| format!("{}: {e}", pocl_cache.display()))?;
+        let output = std::process::Command::new(program)
+            .env(FLOOR_VAR, "1")
+            .env("POCL_CACHE_DIR", &pocl_cache)
+            .output()
+            .map_err(|e| format!("cannot start the child process: {e}"))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        match stdout.lines().find(|line| line.starts_with("compiler floor")) {
+            Some(line) if output.status.success() => Ok(line.to_string()),
+            _ => Err(format!("the child process failed: {}", String::from_utf8_lossy(&output.stderr).trim())),
+        }
+    }
+}
+
+/// The child's side of `ColdCaches::compiler_floor`: two different one-line kernels, built one after the other.
+fn print_compiler_floor() -> Result<(), String> {
+    let device = opencl::select_device(&std::env::var("FFTX_DEVICE").unwrap_or_default())?;
+    let cl = Cl::new(&device)?;
+    let source = |k: u32| format!("kernel void scale{k}(global float *x) {{ x[get_global_id(0)] *= {k}.0f; }}");
+    let first = cl.build_ms(&device, &source(2))?;
+    let next = cl.build_ms(&device, &source(3))?;
+    println!(
+        "compiler floor: a one-line kernel in a fresh process, empty kernel cache: first build {first:.0} ms \
+         (the compiler's start-up), next {next:.0} ms"
+    );
+    Ok(())
+}
+
 impl Drop for ColdCaches {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.root);
@@ -84,6 +122,9 @@ struct Bench {
 }
 
 fn run(options: &Options) -> Result<(), String> {
+    if std::env::var_os(FLOOR_VAR).is_some() {
+        return print_compiler_floor();
+    }
     let cold = if options.cold { Some(ColdCaches::install()?) } else { None };
     // clFFT latches this variable at clfftSetup and never clears it, so the run controls it itself.
     if let Some(value) = std::env::var_os(NOMEMALLOC_VAR) {
@@ -97,6 +138,12 @@ fn run(options: &Options) -> Result<(), String> {
     println!("device: {}", device.describe());
     println!("machine: {threads} cores, {}", load_average());
     println!("caches: {}", cache_description(cold.is_some()));
+    if let Some(cold) = &cold {
+        match cold.compiler_floor() {
+            Ok(floor) => println!("{floor}"),
+            Err(e) => println!("compiler floor: not measured ({e})"),
+        }
+    }
 
     let fftx = if options.wants(Contender::Fftx) { load_fftx(options) } else { None };
     let clfft = if options.wants(Contender::Clfft) {

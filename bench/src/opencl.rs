@@ -222,6 +222,20 @@ impl Cl {
         check(code, "clEnqueueCopyBuffer")
     }
 
+    /// Milliseconds to build `source` for `device` (clCreateProgramWithSource + clBuildProgram).
+    pub fn build_ms(&self, device: &Device, source: &str) -> Result<f64, String> {
+        let start = std::time::Instant::now();
+        let mut code = 0;
+        let text = source.as_ptr() as *const std::ffi::c_char;
+        let length = source.len();
+        let program = unsafe { clCreateProgramWithSource(self.context, 1, &text, &length, &mut code) };
+        check(code, "clCreateProgramWithSource")?;
+        let built = unsafe { clBuildProgram(program, 1, &device.id, c"".as_ptr(), None, ptr::null_mut()) };
+        let elapsed = start.elapsed().as_secs_f64() * 1e3;
+        unsafe { clReleaseProgram(program) };
+        check(built, "clBuildProgram").map(|()| elapsed)
+    }
+
     pub fn finish(&self) -> Result<(), String> {
         check(unsafe { clFinish(self.queue) }, "clFinish")
     }
