@@ -260,3 +260,19 @@ impl Drop for Buffer {
         unsafe { clReleaseMemObject(self.mem) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{select_device, Cl};
+
+    #[test]
+    fn a_build_that_fails_is_an_error_not_a_time() {
+        // The compiler floor reports these times: a failed build must never pass for a fast one.
+        let device = select_device("").expect("an OpenCL device");
+        let cl = Cl::new(&device).expect("a context");
+        let built = cl.build_ms(&device, "kernel void twice(global float *x) { x[get_global_id(0)] *= 2.0f; }");
+        assert!(built.expect("a one-line kernel builds") > 0.0);
+        let broken = cl.build_ms(&device, "kernel void twice(global float *x) { x[get_global_id(0)] *= y; }");
+        assert!(broken.expect_err("an undeclared name fails to build").contains("clBuildProgram"));
+    }
+}
