@@ -1233,8 +1233,11 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #endif
 #if IN_MODE == MODE_ROWS && VW > 1
 #if IN_PREFETCH == PREFETCH_NEXT_SLOT
-    /* Where the lanes are neighbours, lane l of the next slot lies VW lane steps further. */
-    const IDX next_slot = lanes_adjacent ? (IDX)VW * (ib[1] - ib[0]) : 0;
+    /* Where the lanes are neighbours, lane l of the next slot lies VW lane steps further: where that slot is
+     * VW neighbours too, so never past the batch. */
+    const IDX next_slot = lanes_adjacent && t0 + 2 * VW <= batch && coord[0] + 2 * VW <= (IDX)DIM_COUNT(0)
+                              ? (IDX)VW * (ib[1] - ib[0])
+                              : 0;
 #endif
     for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
         if (!LOAD_ALL_IN(n0 + VW - 1)) {
@@ -1317,7 +1320,9 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     for (int n = lid; n < IN_EVERY_LANE; n += P) {
         if (LANES_LOAD_TOGETHER(n) && LOAD_ALL_IN(n)) {
             V xr, xi;
+#if IN_PREFETCH == PREFETCH_COLUMNS
             PREFETCH_IN(ib[0] + (IDX)min(n + PREFETCH_AHEAD * P, IN_EVERY_LANE - 1) * in_stride, 3);
+#endif
             IN_LANES(ib[0] + (IDX)n * in_stride, xr, xi);
             xi *= conj_in;
             LOAD_FACTOR(n, xr, xi);

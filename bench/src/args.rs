@@ -20,7 +20,7 @@ usage: cargo run --release -p fftx-bench -- [flags]
   --out DIR            folder for the CSV and PNG                        (default results)
   --name NAME          file name stem of the CSV and PNG       (default bench, quick or nomemalloc)
   --cold               empty caches: point FFTX_CACHE_DIR and POCL_CACHE_DIR at fresh temporary folders;
-                       first time a one-line kernel's builds in a fresh process (the compiler's floor)
+                       first it times a one-line kernel's builds in a fresh process (the compiler's floor)
   --nomemalloc         in-place 1D c2c at 2^20, 2^22, 2^24, 2^26 for fftx and clFFT, first without and then
                        with CLFFT_REQUEST_LIB_NOMEMALLOC=1
   --fftx-lib PATH      the libfftx.so to load (default $FFTX_BENCH_LIB, else libfftx.so beside this program)

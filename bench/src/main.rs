@@ -44,6 +44,9 @@ fn main() {
     }
 }
 
+/// Set in the child process of `ColdCaches::compiler_floor`.
+const FLOOR_VAR: &str = "FFTX_BENCH_COMPILER_FLOOR";
+
 /// Fresh, empty cache folders for `--cold`, removed when the run ends.
 struct ColdCaches {
     root: PathBuf,
@@ -61,12 +64,7 @@ impl ColdCaches {
         }
         Ok(ColdCaches { root })
     }
-}
 
-/// Set in the child process of `ColdCaches::compiler_floor`.
-const FLOOR_VAR: &str = "FFTX_BENCH_COMPILER_FLOOR";
-
-impl ColdCaches {
     /// What the driver alone takes to build a one-line kernel in a fresh process with an empty kernel cache:
     /// the process's first build (the compiler's start-up) and one more. No cold bake can take less, and this
     /// process's own first build must stay cold, so a child process measures it.
