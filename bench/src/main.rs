@@ -44,6 +44,19 @@ fn main() {
     }
 }
 
+/// This program again, as a child process that `var` tells what to do (the VkFFT probe, the compiler floor).
+fn child_of_this_program(var: &str) -> Result<std::process::Command, String> {
+    let program = std::env::current_exe().map_err(|e| format!("no path to this program: {e}"))?;
+    let mut child = std::process::Command::new(program);
+    child.env(var, "1");
+    Ok(child)
+}
+
+/// `dir` and its parents, created if missing.
+fn make_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
+}
+
 /// Set in the child process of `ColdCaches::compiler_floor`.
 const FLOOR_VAR: &str = "FFTX_BENCH_COMPILER_FLOOR";
 
@@ -59,7 +72,7 @@ impl ColdCaches {
         let root = std::env::temp_dir().join(format!("fftx-bench-cold-{}-{stamp}", std::process::id()));
         for (var, sub) in [("FFTX_CACHE_DIR", "fftx"), ("POCL_CACHE_DIR", "pocl")] {
             let dir = root.join(sub);
-            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            make_dir(&dir)?;
             std::env::set_var(var, &dir);
         }
         Ok(ColdCaches { root })
@@ -69,11 +82,9 @@ impl ColdCaches {
     /// the process's first build (the compiler's start-up) and one more. No cold bake can take less, and this
     /// process's own first build must stay cold, so a child process measures it.
     fn compiler_floor(&self) -> Result<String, String> {
-        let program = std::env::current_exe().map_err(|e| format!("no path to this program: {e}"))?;
         let pocl_cache = self.root.join("pocl-floor");
-        std::fs::create_dir_all(&pocl_cache).map_err(|e| format!("{}: {e}", pocl_cache.display()))?;
-        let output = std::process::Command::new(program)
-            .env(FLOOR_VAR, "1")
+        make_dir(&pocl_cache)?;
+        let output = child_of_this_program(FLOOR_VAR)?
             .env("POCL_CACHE_DIR", &pocl_cache)
             .output()
             .map_err(|e| format!("cannot start the child process: {e}"))?;
@@ -510,14 +521,13 @@ fn vkfft_survives(case: &Case) -> Result<(), Failure> {
     if std::env::var_os(PROBE_VAR).is_some() {
         return Ok(());
     }
-    let program = std::env::current_exe().map_err(|e| Failure::Error(format!("no path to this program: {e}")))?;
     let out = std::env::temp_dir().join(format!("fftx-bench-vkfft-probe-{}", std::process::id()));
     let size = case.size_label();
-    let status = std::process::Command::new(program)
+    let status = child_of_this_program(PROBE_VAR)
+        .map_err(Failure::Error)?
         .args(["--sizes", &size, "--precision", case.precision.name(), "--kind", case.kind.name()])
         .args(["--only", "vkfft", "--runs", "1", "--out"])
         .arg(&out)
-        .env(PROBE_VAR, "1")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
@@ -591,7 +601,7 @@ fn scratch_table(rows: &[Row]) -> String {
 }
 
 fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(), String> {
-    std::fs::create_dir_all(&options.out).map_err(|e| format!("{}: {e}", options.out.display()))?;
+    make_dir(&options.out)?;
     let stem = options.stem();
     let csv = options.out.join(format!("{stem}.csv"));
     report::write_csv(&csv, rows, &device.name)?;

@@ -35,7 +35,8 @@ pub struct Baked {
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
     /// Until the first launch: the disk-cache writes of the programs the bake built may be pending, and the
-    /// launch waits for them (`cache::wait_for_writes`), so that they do not compile alongside the transform.
+    /// launch waits for every pending write, those among them (`cache::wait_for_writes`), so that none
+    /// compiles alongside the transform.
     first_launch: bool,
 }
 
