@@ -113,6 +113,8 @@
  *                                 in local memory to store whole lines off the vector grid (PAIR_STORE)
  *   ROW_RUN_CARRY                 an R2C across the lanes whose rows lie back to back (out stride VW) and whose
  *                                 stores stream: a run off the vector grid goes out as whole lines
+ *   TWIN_RUN_CARRY                a twin split in registers whose rows of N / 2 + 1 values lie back to back
+ *                                 and whose stores stream: each spectrum's rows leave as one run of whole lines
  * Sizes and strides are runtime values in `params` (layout.cl).
  */
 #define LIX(i) ((i) + ((i) >> LPAD))
@@ -781,6 +783,60 @@ AI int dif_position(uint k_) {
          ? 0                                                                                        \
          : (HALF_VW - (int)(((ulong)(out_re + 2 * (p))) / (2 * sizeof(REAL)) % HALF_VW)) % HALF_VW)
 
+#if TWIN_RUN_CARRY
+/* A run of interleaved values built half vector by half vector, state w: run_prev[w] holds its last
+ * run_fill[w] values, pending, which start the line at run_q[w] (on the vector grid). RUN_PUSH appends half
+ * vector h and stores the line it completes; RUN_PUSH_VALUE appends one value, storing the line only when
+ * it completes one. RUN_END stores what is pending value by value. */
+#if VW < 8
+#error "a twin run carries half vectors of at least 4 values"
+#endif
+#define RUN_PUSH(w, h)                                                                              \
+    do {                                                                                            \
+        const V h_ = (h);                                                                           \
+        V line_ = h_;                                                                               \
+        if (run_fill[w])                                                                            \
+            SHIFT_PAIRS(run_prev[w], h_, HALF_VW - run_fill[w], line_);                             \
+        STORE_OUT_V(line_, out_re + 2 * run_q[w]);                                                  \
+        run_q[w] += HALF_VW;                                                                        \
+        run_prev[w] = h_;                                                                           \
+    } while (0)
+#define RUN_PUSH_VALUE(w, re, im)                                                                   \
+    do {                                                                                            \
+        V v_ = (V)(0);                                                                              \
+        v_.s0 = (re);                                                                               \
+        v_.s1 = (im);                                                                               \
+        SHIFT_PAIRS(run_prev[w], v_, 1, run_prev[w]);                                               \
+        if (++run_fill[w] == HALF_VW) {                                                             \
+            STORE_OUT_V(run_prev[w], out_re + 2 * run_q[w]);                                        \
+            run_q[w] += HALF_VW;                                                                    \
+            run_fill[w] = 0;                                                                        \
+        }                                                                                           \
+    } while (0)
+#define RUN_END(w) VALUES_OUT(run_q[w] - (HALF_VW - run_fill[w]), run_prev[w], HALF_VW - run_fill[w], HALF_VW)
+/* Row r of a twin split in registers onto run w: its two half vectors, or (r = VW / 2) its Nyquist value. A run
+ * whose first position o lies HEAD values short of the grid stores those alone, the rest of that half vector
+ * pending. */
+#define TWIN_RUN_ROW(w, r, yr, yi, HEAD, o)                                                          \
+    do {                                                                                            \
+        if ((r) == VW / 2) {                                                                        \
+            RUN_PUSH_VALUE(w, (yr).s0, (yi).s0);                                                    \
+            break;                                                                                  \
+        }                                                                                           \
+        const V lo_ = INTERLEAVE_LO(yr, yi);                                                        \
+        const int head_ = (HEAD);                                                                   \
+        if (head_) {                                                                                \
+            VALUES_OUT(o, lo_, 0, head_);                                                           \
+            run_prev[w] = lo_;                                                                      \
+            run_fill[w] = HALF_VW - head_;                                                          \
+            run_q[w] = (o) + head_;                                                                 \
+        } else {                                                                                    \
+            RUN_PUSH(w, lo_);                                                                       \
+        }                                                                                           \
+        RUN_PUSH(w, INTERLEAVE_HI(yr, yi));                                                         \
+    } while (0)
+#endif
+
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
 /* Column pairs. Slot s of a row of C columns holds columns 4s..4s+3 in lanes 0-3 and C-4s-4..C-4s-1 in lanes
  * 4-7 (s < C / 8), so that both runs start on a vector boundary. Column c's mirror is C - c (element N - 1 - k
@@ -1022,6 +1078,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     /* Each work-item runs SPW consecutive slots: a small slot costs less than the per-item overhead. */
     for (int slot = FIRST_SLOT; slot < SPW; slot++) {
     IDX ib[VW], ob[VW];
+    /* The SPAN transforms from t0 are neighbours along batch dimension 0, all within the batch. */
+#define NEIGHBOURS_FROM_T0(SPAN) (t0 + (SPAN) <= batch && coord[0] + (SPAN) <= (IDX)DIM_COUNT(0))
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
     const IDX s = slot < 0 ? s0 - 1 : s0 + slot;
     UNROLL for (int l = 0; l < VW; l++) {
@@ -1046,7 +1104,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     transform_position(params, t0 < batch ? t0 : batch - 1, coord, &ib[0], &ob[0]);
     /* The lanes are VW neighbours along batch dimension 0. */
 #if NBATCH > 0
-    const int lanes_adjacent = t0 + VW <= batch && coord[0] + VW <= (IDX)DIM_COUNT(0);
+    const int lanes_adjacent = NEIGHBOURS_FROM_T0(VW);
 #if REAL_STAGE == STAGE_C2R_PRE_PAIRS
     const IDX row0 = coord[0];
 #endif
@@ -1143,6 +1201,16 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
      * n2); after a transpose the second butterfly over n2 leaves X[k1 + VW k2] as row k2, a vector over k1.
      * The twin stages pair two real transforms as for odd lengths, with element N - k of row r's k from
      * MIRROR (rows up to N/2 hold what a Hermitian side has: row VW/2 only the Nyquist value, in lane 0). */
+#if TWIN_RUN_CARRY
+    /* Where the slot's VW transforms store rows back to back, each spectrum's rows (x's, y's TWIN_OUT further)
+     * leave as one run whose lines stream, its ends value by value: stored row by row, rows of N / 2 + 1
+     * values would start off the vector grid and write partial lines, which do not. */
+    int twin_run = t0 + VW <= batch && NONE_LONE;
+    UNROLL for (int l = 1; l < VW; l++) twin_run &= ob[l] == ob[0] + (IDX)(l * OUT_COUNT);
+    V run_prev[2] = {(V)(0), (V)(0)};
+    int run_fill[2] = {0, 0};
+    IDX run_q[2] = {ob[0], ob[0] + (IDX)TWIN_OUT};
+#endif
     for (int l = 0; l < VW && LANE_LIVE(l); l++) {
         V xr[VW], xi[VW];
 #if REAL_STAGE == STAGE_TWIN_MERGE
@@ -1195,11 +1263,21 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
                 V mr = MIRROR(xr, r), mi = MIRROR(xi, r);
                 V yr, yi;
                 TWIN_PART(twin, xr[r], xi[r], mr, mi, K(0.5) * scale, yr, yi);
+#if TWIN_RUN_CARRY
+                if (twin_run) {
+                    TWIN_RUN_ROW(twin, r, yr, yi, l == 0 && r == 0 ? GRID_SHIFT(o) : 0, o);
+                    continue;
+                }
+#endif
                 if (r < VW / 2)
                     OUT_ROW(o + (IDX)(r * VW) * out_stride, yr, yi);
                 else
                     OUT_AT(o + (IDX)(N / 2) * out_stride, yr.s0, yi.s0);
             }
+#if TWIN_RUN_CARRY
+            if (twin_run && l == VW - 1)
+                RUN_END(twin);
+#endif
         }
 #else
         UNROLL for (int r = 0; r < VW; r++) {
@@ -1235,9 +1313,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #if IN_PREFETCH == PREFETCH_NEXT_SLOT
     /* Where the lanes are neighbours, lane l of the next slot lies VW lane steps further: where that slot is
      * VW neighbours too, so never past the batch. */
-    const IDX next_slot = lanes_adjacent && t0 + 2 * VW <= batch && coord[0] + 2 * VW <= (IDX)DIM_COUNT(0)
-                              ? (IDX)VW * (ib[1] - ib[0])
-                              : 0;
+    const IDX next_slot = lanes_adjacent && NEIGHBOURS_FROM_T0(2 * VW) ? (IDX)VW * (ib[1] - ib[0]) : 0;
 #endif
     for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
         if (!LOAD_ALL_IN(n0 + VW - 1)) {

@@ -193,7 +193,9 @@ fn even_r2c_lengths_pair_their_transforms() {
 /// 64 points (and 256 single points with 16-lane float vectors) run in registers as one complex FFT of two
 /// transforms, x + i y, like odd lengths: odd counts (the middle transform in two pairs), partial slots, in
 /// place, planar, along an outer axis of 2D, with redundant imaginary parts; C2R from 8 MiB of output
-/// streams its stores (an odd count's lone transform too).
+/// streams its stores (an odd count's lone transform too), and so does R2C where a vector is a whole line
+/// (256 single, 64 double), its rows carried onto the vector grid: pair counts whose second spectrum starts
+/// off the grid and whose last slot is a part one, even and odd (a lone twin).
 #[test]
 fn square_lengths_pair_in_registers() {
     for (n, p) in [(64, Prec::Single), (64, Prec::Double), (256, Prec::Single)] {
@@ -210,6 +212,10 @@ fn square_lengths_pair_in_registers() {
         let real_bytes = if p == Prec::Single { 4 } else { 8 };
         let streaming = (8 << 20) / (n * real_bytes) + 1;
         assert_accurate(RealCase::new(&[n], RealDir::C2R).batch(streaming).precision(p));
+        let pairs = ((8 << 20) / ((n / 2 + 1) * 2 * real_bytes) / 32 + 1) * 16 + 5;
+        for batch in [2 * pairs, 2 * pairs + 1] {
+            assert_accurate(RealCase::new(&[n], RealDir::R2C).batch(batch).precision(p));
+        }
     }
 }
 
