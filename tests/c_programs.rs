@@ -415,6 +415,21 @@ fn c_programs_leak_nothing() {
     }
 }
 
+/// A process that bakes plans from empty caches and exits without running them exits cleanly, every program
+/// on disk: LLVM's code generator set up its statics in the cache writer's first binary fetch, after fftx's
+/// exit handler, and destroyed them at exit under the writer's next compile (a crash, every time, before).
+#[test]
+fn exit_right_after_cold_bakes_is_clean() {
+    let scratch = Scratch::new("exit_after_bakes");
+    let lib = library_dir();
+    let exe = compile("exit_after_bakes", Header::Own, "fftx", &lib, &scratch);
+    let (fftx_cache, pocl_cache) = (scratch.0.join("fftx-cache"), scratch.0.join("pocl-cache"));
+    let caches = [("FFTX_CACHE_DIR", fftx_cache.to_str().unwrap()), ("POCL_CACHE_DIR", pocl_cache.to_str().unwrap())];
+    run(&exe, &[], &lib, &caches);
+    let entries = fs::read_dir(&fftx_cache).expect("the cache folder").flatten();
+    assert!(entries.filter(|e| e.path().extension().is_some_and(|x| x == "bin")).count() >= 4);
+}
+
 /// `CLFFT_DUMP_PROGRAMS` writes each plan's programs to the current folder, named as clFFT names them.
 #[test]
 fn dump_programs_writes_the_kernels() {

@@ -1,6 +1,7 @@
-//! A bake leaves its programs' disk-cache entries to a thread of their own (fetching a program's binary makes
-//! PoCL compile each kernel once more, up to a second a program), and whatever needs an entry waits for its
-//! write: a bake of the same program elsewhere, the plan's first run, and `clfftTeardown`.
+//! A bake leaves its programs' disk-cache entries (all but the process's first) to a thread of their own
+//! (fetching a program's binary makes PoCL compile each kernel once more, up to a second a program), and
+//! whatever needs an entry waits for its write: a bake of the same program elsewhere, the plan's first run,
+//! and `clfftTeardown`.
 
 mod common;
 

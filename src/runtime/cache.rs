@@ -15,6 +15,7 @@
 //! A program built from source reaches the disk from a writer thread, after the bake (`write_later`,
 //! `start_writes`): fetching its binary makes PoCL compile every kernel once more, which only the next process
 //! needs. The plan's first run, a bake of the same program elsewhere, teardown and exit wait for the writes.
+//! Only a process's first write runs in its bake, so that exit can wait safely (`wait_at_exit_after_llvm`).
 
 use super::cl::{Context, Program};
 use super::device::DeviceInfo;
@@ -182,10 +183,15 @@ fn send_held(writes: &mut Writes) {
         return;
     }
     if writes.queue.is_none() {
+        // The process's first write runs here, before the thread starts: see `wait_at_exit_after_llvm`.
+        let first = writes.held.remove(0);
+        write_entry_catching(&first);
+        mark_written(writes, &first.key);
         let (sender, receiver) = mpsc::channel::<DiskWrite>();
         let started = std::thread::Builder::new().name("fftx-cache-writer".into()).spawn(move || {
             for write in receiver {
                 write_entry_catching(&write);
+                wait_at_exit_after_llvm();
                 // Released before the write counts as done: once the writes are done, fftx holds no program
                 // but its plans' and its memory cache's.
                 let key = write.key;
@@ -194,11 +200,11 @@ fn send_held(writes: &mut Writes) {
             }
         });
         if started.is_ok() {
-            // SAFETY: the handler is a plain function of this library, which glibc runs at exit or when the
-            // library is unloaded.
-            unsafe { libc::atexit(wait_at_exit) };
             writes.queue = Some(sender);
         }
+    }
+    if writes.queue.is_some() && !writes.held.is_empty() {
+        wait_at_exit_after_llvm();
     }
     for write in std::mem::take(&mut writes.held) {
         let unsent = match &writes.queue {
@@ -241,6 +247,21 @@ fn wait_for_key(key: &Key) {
 
 extern "C" fn wait_at_exit() {
     let _ = std::panic::catch_unwind(wait_for_writes);
+}
+
+/// Registers `wait_at_exit` (again), after whatever LLVM has set up so far. glibc runs exit handlers in the
+/// reverse order of their registration, and LLVM registers the destructor of a function-local static when it
+/// first uses it, such as its code generator's set of extended value types at a process's first code
+/// generation: a handler registered before that would still be waiting for the writer while the set is
+/// destroyed under the writer's compile (a crash at exit, with cold caches, in a process that baked plans
+/// it did not run). So the process's first write, and with it that first code generation, runs on the
+/// baking thread, before any handler, and the handler is registered again after each write and whenever
+/// writes are sent (after any launch's code generation), so that it stays after the statics of every
+/// compile but one in progress.
+fn wait_at_exit_after_llvm() {
+    // SAFETY: the handler is a plain function of this library, which glibc runs at exit or when the library
+    // is unloaded.
+    unsafe { libc::atexit(wait_at_exit) };
 }
 
 /// Reads, verifies and builds a cached binary; deletes the entry on any failure.
