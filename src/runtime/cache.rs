@@ -252,9 +252,9 @@ extern "C" fn wait_at_exit() {
 /// Registers `wait_at_exit` (again), after whatever LLVM has set up so far. glibc runs exit handlers in the
 /// reverse order of their registration, and LLVM registers the destructor of a function-local static when it
 /// first uses it, such as its code generator's set of extended value types at a process's first code
-/// generation: a handler registered before that would still be waiting for the writer while the set is
-/// destroyed under the writer's compile (a crash at exit, with cold caches, in a process that baked plans
-/// it did not run). So the process's first write, and with it that first code generation, runs on the
+/// generation: a handler registered before that runs only after the set is destroyed, which the writer's
+/// compile may still be using (a crash at exit, with cold caches, in a process that baked plans it did not
+/// run). So the process's first write, and with it that first code generation, runs on the
 /// baking thread, before any handler, and the handler is registered again after each write and whenever
 /// writes are sent (after any launch's code generation), so that it stays after the statics of every
 /// compile but one in progress.
