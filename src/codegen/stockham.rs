@@ -564,11 +564,17 @@ impl StockhamKernel {
     /// clFFT-API driver, R2C single 16384 x 256 took 2.2-2.3 ms with its distance of 8193 values against
     /// 1.96-2.08 with 8200.
     pub fn row_run_carry(&self) -> bool {
-        self.real_stage == RealStage::R2cPostLanes
-            && self.out_kind == ElementKind::Complex
+        self.real_stage == RealStage::R2cPostLanes && self.interleaved_run(self.lanes, 1)
+    }
+
+    /// True when the output is interleaved complex values along which the transforms' rows continue one run:
+    /// `element_step` values apart along a row, `transform_step` apart from one transform to the next along
+    /// batch dimension 0, and no store factor.
+    fn interleaved_run(&self, element_step: usize, transform_step: usize) -> bool {
+        self.out_kind == ElementKind::Complex
             && !self.out_planar
-            && self.out_stride == self.lanes
-            && self.batch.first().is_some_and(|d| d.out_stride == 1)
+            && self.out_stride == element_step
+            && self.batch.first().is_some_and(|d| d.out_stride == transform_step)
             && self.store_factor.is_none()
     }
 
@@ -582,11 +588,7 @@ impl StockhamKernel {
         self.lanes * self.precision.real_bytes() == 64
             && matches!(self.real_stage, RealStage::TwinSplit { .. })
             && self.rows_in_registers()
-            && self.out_kind == ElementKind::Complex
-            && !self.out_planar
-            && self.out_stride == 1
-            && self.batch.first().is_some_and(|d| d.out_stride == self.out_count)
-            && self.store_factor.is_none()
+            && self.interleaved_run(1, self.out_count)
     }
 
     /// True when the output rows of neighbouring lanes lie back to back, interleaved complex rows not a whole
@@ -753,6 +755,8 @@ impl StockhamKernel {
 
     /// The program: only what shapes the code is compiled in; sizes and strides are `params`.
     pub fn source(&self) -> KernelSource {
+        // A post-callback receives the elements one at a time: its stores never stream.
+        let streams = self.streaming_store && self.callbacks.post.is_none();
         let mut d = Defines::default();
         if self.precision == Precision::Double {
             d.set("FFTX_DOUBLE", 1);
@@ -780,9 +784,9 @@ impl StockhamKernel {
             .set("REAL_STAGE", self.real_stage.code())
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
-            .flag("OUT_STREAM", self.streaming_store && self.callbacks.post.is_none())
-            .flag("ROW_RUN_CARRY", self.row_run_carry() && self.streaming_store && self.callbacks.post.is_none())
-            .flag("TWIN_RUN_CARRY", self.twin_run_carry() && self.streaming_store && self.callbacks.post.is_none())
+            .flag("OUT_STREAM", streams)
+            .flag("ROW_RUN_CARRY", self.row_run_carry() && streams)
+            .flag("TWIN_RUN_CARRY", self.twin_run_carry() && streams)
             .flag("LANES_DFT_IN", self.lanes_dft == LanesDft::Load)
             .flag("LANES_DFT_OUT", self.lanes_dft == LanesDft::Store)
             .flag("PACKED_ROWS", self.packed_rows())

@@ -185,8 +185,7 @@ fn send_held(writes: &mut Writes) {
     if writes.queue.is_none() {
         // The process's first write runs here, before the thread starts: see `wait_at_exit_after_llvm`.
         let first = writes.held.remove(0);
-        write_entry_catching(&first);
-        mark_written(writes, &first.key);
+        write_here(writes, &first);
         let (sender, receiver) = mpsc::channel::<DiskWrite>();
         let started = std::thread::Builder::new().name("fftx-cache-writer".into()).spawn(move || {
             for write in receiver {
@@ -213,10 +212,15 @@ fn send_held(writes: &mut Writes) {
         };
         // Without the thread, the write happens here.
         if let Some(write) = unsent {
-            write_entry_catching(&write);
-            mark_written(writes, &write.key);
+            write_here(writes, &write);
         }
     }
+}
+
+/// Writes on the calling thread, which holds the lock on `writes`.
+fn write_here(writes: &mut Writes, write: &DiskWrite) {
+    write_entry_catching(write);
+    mark_written(writes, &write.key);
 }
 
 fn mark_written(writes: &mut Writes, key: &Key) {
