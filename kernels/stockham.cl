@@ -794,10 +794,10 @@ AI int dif_position(uint k_) {
 #define RUN_PUSH(w, h)                                                                              \
     do {                                                                                            \
         const V h_ = (h);                                                                           \
-        V line_ = h_;                                                                               \
         if (run_fill[w])                                                                            \
-            SHIFT_PAIRS(run_prev[w], h_, HALF_VW - run_fill[w], line_);                             \
-        STORE_OUT_V(line_, out_re + 2 * run_q[w]);                                                  \
+            LINE_OUT(run_prev[w], h_, HALF_VW - run_fill[w], run_q[w]);                             \
+        else                                                                                        \
+            STORE_OUT_V(h_, out_re + 2 * run_q[w]);                                                 \
         run_q[w] += HALF_VW;                                                                        \
         run_prev[w] = h_;                                                                           \
     } while (0)
@@ -1204,9 +1204,9 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #if TWIN_RUN_CARRY
     /* Where the slot's VW transforms store rows back to back, each spectrum's rows (x's, y's TWIN_OUT further)
      * leave as one run whose lines stream, its ends value by value: stored row by row, rows of N / 2 + 1
-     * values would start off the vector grid and write partial lines, which do not. */
-    int twin_run = t0 + VW <= batch && NONE_LONE;
-    UNROLL for (int l = 1; l < VW; l++) twin_run &= ob[l] == ob[0] + (IDX)(l * OUT_COUNT);
+     * values would start off the vector grid and write partial lines, which do not. Neighbours along batch
+     * dimension 0 suffice: the planner asks that dimension's out stride to be OUT_COUNT (twin_run_carry). */
+    const int twin_run = lanes_adjacent && NONE_LONE;
     V run_prev[2] = {(V)(0), (V)(0)};
     int run_fill[2] = {0, 0};
     IDX run_q[2] = {ob[0], ob[0] + (IDX)TWIN_OUT};
