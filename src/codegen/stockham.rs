@@ -263,6 +263,8 @@ const MODE_COLS: u8 = 2;
 const NO_PAD: u32 = 30;
 /// The smallest page: a hardware prefetcher does not cross one.
 const PAGE_BYTES: usize = 4096;
+/// A CPU cache line: what a streaming store writes whole.
+pub const LINE_BYTES: usize = 64;
 const POST_TW_NONE: u8 = 0;
 const POST_TW_LANES: u8 = 1;
 const POST_TW_GENERAL: u8 = 2;
@@ -530,7 +532,7 @@ impl StockhamKernel {
         if matches!(self.real_stage, RealStage::R2cPostPairs { .. }) {
             return !self.out_planar
                 && self.out_kind == ElementKind::Complex
-                && vw / 2 * self.precision.complex_bytes() % 64 == 0;
+                && vw / 2 * self.precision.complex_bytes() % LINE_BYTES == 0;
         }
         // The runs of a packed twin split find the vector grid as they go (stockham.cl, STREAM_RUN), and so do
         // the back-to-back rows of an R2C across the lanes (`row_run_carry`).
@@ -585,7 +587,7 @@ impl StockhamKernel {
     /// single 256 took 1.64-1.81 ms against 2.08-2.59 row by row, double 64 2.50-2.87 against 3.42-3.57, but
     /// single 64, whose vectors of 8 lanes are half lines, 1.74-2.11 against 1.37-1.61.
     pub fn twin_run_carry(&self) -> bool {
-        self.lanes * self.precision.real_bytes() == 64
+        self.lanes * self.precision.real_bytes() == LINE_BYTES
             && matches!(self.real_stage, RealStage::TwinSplit { .. })
             && self.rows_in_registers()
             && self.interleaved_run(1, self.out_count)

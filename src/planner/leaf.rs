@@ -5,7 +5,7 @@
 //! padded local arrays. GPUs get the classic form: one transform per slot, several work-items per slot
 //! cooperating through local memory.
 
-use crate::codegen::stockham::{RealStage, StockhamKernel, REGISTER_LANES};
+use crate::codegen::stockham::{RealStage, StockhamKernel, LINE_BYTES, REGISTER_LANES};
 use crate::codegen::Precision;
 use crate::runtime::{DeviceInfo, DeviceKind};
 use once_cell::sync::Lazy;
@@ -76,7 +76,7 @@ const CPU_DOUBLE_WIDE_LANES: usize = 16;
 /// 41.9-57.3 -> 63.3-66.5, r2c 1024^2 61.5-62.7 -> 63.1-66.5, r2c 256^2 58-60 -> 45-67 (noisy). Such a
 /// pass takes the wider rows up to twice the usual working set: the column pass of c2r double 2048^2 took
 /// 6.2-7.8 ms with 16 lanes against 8.2-9.3 with 8 (each kernel alone, two alternating runs of 15).
-const CPU_LINE_BYTES: usize = 64;
+const CPU_LINE_BYTES: usize = LINE_BYTES;
 /// Output elements per work-item of an elementwise pass on a CPU (see `ElementwiseKernel::per_item`).
 const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 
