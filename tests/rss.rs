@@ -8,6 +8,7 @@ use common::{check, context_ptr, queue_ptr, ENV};
 use fftx::api::clfft::*;
 use fftx::api::fftx::fftxResult_t::*;
 use fftx::api::fftx::*;
+use fftx::api::transpose::fftxTransposeInPlace;
 use std::ptr;
 use std::time::Instant;
 
@@ -99,4 +100,62 @@ fn plans_that_ran_give_back_their_scratch() {
     });
     let scratch_bytes = 8 * n as i64;
     assert!(grown < LIMIT_BYTES + 2 * scratch_bytes, "plans that ran grew the resident set by {grown} bytes");
+}
+
+#[test]
+fn a_context_per_job_leaves_the_resident_set_flat() {
+    // An application that makes a context for each job, plans, transforms, transposes and releases it all:
+    // the programs and transposes fftx caches per context must not keep each released context alive (they
+    // did, 0.6 MB a context).
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    once_cell::sync::Lazy::force(&ENV);
+    let n = 4096;
+    let grown = growth("a context per job", 20, 150, |_| {
+        let context = ocl::Context::builder().devices(ENV.device).build().expect("context");
+        let queue = ocl::Queue::new(&context, ENV.device, None).expect("queue");
+        let buffer =
+            ocl::Buffer::<f32>::builder().queue(queue.clone()).len(2 * n).fill_val(1.0).build().expect("buffer");
+        let (mut queue_raw, mut mem) = (queue.as_core().as_ptr(), buffer.as_core().as_ptr());
+        let mut plan = 0;
+        // 1D, in place, forward; single precision, interleaved (clFFT.h's values).
+        let (one_d, in_place, forward, single, interleaved) = (1, 1, -1, 1, 1);
+        unsafe {
+            check(clfftCreateDefaultPlan(&mut plan, context.as_core().as_ptr(), one_d, [n].as_ptr()), "create");
+            check(clfftSetResultLocation(plan, in_place), "in place");
+            check(clfftBakePlan(plan, 1, &mut queue_raw, None, ptr::null_mut()), "bake");
+            let status = clfftEnqueueTransform(
+                plan,
+                forward,
+                1,
+                &mut queue_raw,
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+                &mut mem,
+                ptr::null_mut(),
+                ptr::null_mut(),
+            );
+            check(status, "run");
+            let status = fftxTransposeInPlace(
+                queue_raw,
+                &mut mem,
+                64,
+                64,
+                1,
+                single,
+                interleaved,
+                0,
+                ptr::null(),
+                ptr::null_mut(),
+            );
+            check(status, "transpose");
+            check(clfftDestroyPlan(&mut plan), "destroy");
+        }
+        queue.finish().expect("finish");
+        // The spectrum of all ones (real and imaginary) is n + n i at 0, which the square transpose keeps there.
+        let mut first = [0f32; 4];
+        buffer.read(&mut first[..]).enq().expect("read");
+        assert_eq!(first, [n as f32, n as f32, 0.0, 0.0]);
+    });
+    assert!(grown < LIMIT_BYTES, "a context per job grew the resident set by {grown} bytes");
 }

@@ -7,12 +7,12 @@ use crate::log::Topic;
 use crate::planner::transpose::{self, TransposeProblem};
 use crate::planner::BufRef;
 use crate::runtime::cl::{enqueue_marker, RawEvent, RawMem};
+use crate::runtime::per_context::PerContext;
 use crate::runtime::{cache, device_info, Buffer, Context, Event, Kernel, Queue};
 use once_cell::sync::Lazy;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// Plans kept at most; past that the cache starts again empty.
+/// Plans kept at most; past that the cache starts again empty. Only those of the contexts used last are kept.
 const KEPT: usize = 64;
 
 struct Baked {
@@ -21,9 +21,7 @@ struct Baked {
     plane_bytes: usize,
 }
 
-type Key = (usize, usize, TransposeProblem);
-
-static BAKED: Lazy<Mutex<HashMap<Key, Arc<Mutex<Baked>>>>> = Lazy::new(|| Mutex::new(HashMap::new()));
+static BAKED: Lazy<Mutex<PerContext<TransposeProblem, Arc<Mutex<Baked>>>>> = Lazy::new(Default::default);
 
 fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<Baked> {
     let device = device_info(queue.device()?)?;
@@ -69,8 +67,8 @@ fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<
 
 /// The baked plan for `problem` on the queue's context and device, made on first use.
 fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<Arc<Mutex<Baked>>> {
-    let key = (context.raw() as usize, queue.device()? as usize, *problem);
-    if let Some(found) = BAKED.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+    let (context_id, device_id) = (context.raw() as usize, queue.device()? as usize);
+    if let Some(found) = BAKED.lock().unwrap_or_else(|e| e.into_inner()).get(context_id, device_id, *problem) {
         return Ok(found.clone());
     }
     let made = Arc::new(Mutex::new(bake(context, queue, problem)?));
@@ -78,7 +76,7 @@ fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result
     if cache.len() >= KEPT {
         cache.clear();
     }
-    Ok(cache.entry(key).or_insert(made).clone())
+    Ok(cache.get_or_insert_with(context_id, device_id, *problem, || made).clone())
 }
 
 /// Enqueues the transpose `problem` on `queue` (of `context`) after `wait`: `input` (and `output` when out of

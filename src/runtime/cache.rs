@@ -1,4 +1,4 @@
-//! Compiled programs, cached in memory per context and on disk per device.
+//! Compiled programs, cached in memory per context (for the contexts used last) and on disk per device.
 //!
 //! The key is a 128-bit hash of the device's compiler identity (name, vendor, driver, versions), the fftx
 //! version, the kernel source and the build options. On disk an entry is
@@ -19,10 +19,11 @@
 
 use super::cl::{Context, Program};
 use super::device::DeviceInfo;
+use super::per_context::PerContext;
 use crate::error::Result;
 use crate::log::Topic;
 use once_cell::sync::{Lazy, OnceCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -41,10 +42,9 @@ const MAX_BYTES: u64 = 1 << 30;
 
 type Key = [u8; 16];
 type Cell = Arc<OnceCell<Program>>;
-/// Programs by (context, device, key).
-type Memory = HashMap<(usize, usize, Key), Cell>;
 
-static MEMORY: Lazy<Mutex<Memory>> = Lazy::new(|| Mutex::new(HashMap::new()));
+/// Programs by (context, device, key), for the contexts used last: a program retains its context.
+static MEMORY: Lazy<Mutex<PerContext<Key, Cell>>> = Lazy::new(Default::default);
 
 /// How programs were obtained since start-up, for tests and the benchmark.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &s
     let key = key_of(device, source, options);
     let cell = {
         let mut memory = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
-        memory.entry((context.raw() as usize, device.id, key)).or_insert_with(|| Arc::new(OnceCell::new())).clone()
+        memory.get_or_insert_with(context.raw() as usize, device.id, key, Default::default).clone()
     };
     if let Some(program) = cell.get() {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);

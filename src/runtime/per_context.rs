@@ -1,0 +1,97 @@
+//! Values cached per OpenCL context, for the few contexts used last. What such a cache holds (programs,
+//! kernels, buffers) retains its context, so a cache that kept every context an application ever made would
+//! keep them all alive: an application that makes a context per job would leak one each time.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// Contexts whose values are kept: one per device of a multi-device application, say.
+pub const KEPT_CONTEXTS: usize = 8;
+
+/// Values by (context, device, key); using a context that is not among the `KEPT_CONTEXTS` used last drops
+/// the values of the one used longest ago.
+pub struct PerContext<K, V> {
+    values: HashMap<(usize, usize, K), V>,
+    /// Contexts with values, the one used last at the end.
+    recent: Vec<usize>,
+}
+
+impl<K: Eq + Hash, V> Default for PerContext<K, V> {
+    fn default() -> Self {
+        PerContext { values: HashMap::new(), recent: Vec::new() }
+    }
+}
+
+impl<K: Eq + Hash, V> PerContext<K, V> {
+    /// The value for `key` in `context` on `device`, made by `make` if there is none.
+    pub fn get_or_insert_with(&mut self, context: usize, device: usize, key: K, make: impl FnOnce() -> V) -> &mut V {
+        self.use_context(context);
+        self.values.entry((context, device, key)).or_insert_with(make)
+    }
+
+    /// The value for `key` in `context` on `device`, if there is one.
+    pub fn get(&mut self, context: usize, device: usize, key: K) -> Option<&V> {
+        let key = (context, device, key);
+        if self.values.contains_key(&key) {
+            self.use_context(context);
+        }
+        self.values.get(&key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.values.clear();
+        self.recent.clear();
+    }
+
+    fn use_context(&mut self, context: usize) {
+        self.recent.retain(|&c| c != context);
+        self.recent.push(context);
+        if self.recent.len() > KEPT_CONTEXTS {
+            let oldest = self.recent.remove(0);
+            self.values.retain(|(c, _, _), _| *c != oldest);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    #[test]
+    fn keeps_the_values_of_the_contexts_used_last() {
+        let held = Rc::new(());
+        let mut cache: PerContext<u32, Rc<()>> = PerContext::default();
+        for context in 0..KEPT_CONTEXTS + 3 {
+            for key in 0..2 {
+                cache.get_or_insert_with(context, 0, key, || held.clone());
+            }
+            // Context 0 stays in use, so it is never the one used longest ago.
+            assert!(cache.get(0, 0, 1).is_some());
+        }
+        assert_eq!(cache.len(), 2 * KEPT_CONTEXTS);
+        assert_eq!(Rc::strong_count(&held), 1 + 2 * KEPT_CONTEXTS, "dropped values are released");
+        assert!(cache.get(1, 0, 0).is_none() && cache.get(2, 0, 1).is_none() && cache.get(3, 0, 0).is_none());
+        assert!(cache.get(0, 0, 0).is_some() && cache.get(KEPT_CONTEXTS + 2, 0, 1).is_some());
+        cache.clear();
+        assert!(cache.is_empty());
+        assert_eq!(Rc::strong_count(&held), 1);
+    }
+
+    #[test]
+    fn keys_differ_by_device() {
+        let mut cache: PerContext<u32, u32> = PerContext::default();
+        *cache.get_or_insert_with(5, 1, 7, || 10) += 1;
+        assert_eq!(cache.get(5, 1, 7), Some(&11));
+        assert_eq!(cache.get(5, 2, 7), None);
+        assert_eq!(*cache.get_or_insert_with(5, 2, 7, || 20), 20);
+    }
+}
