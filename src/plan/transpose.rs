@@ -12,7 +12,7 @@ use crate::runtime::{cache, device_info, Buffer, Context, Event, Kernel, Queue};
 use once_cell::sync::Lazy;
 use std::sync::{Arc, Mutex};
 
-/// Plans kept at most; past that the cache starts again empty. Only those of the contexts used last are kept.
+/// Plans kept at most, of the contexts used last.
 const KEPT: usize = 64;
 
 struct Baked {
@@ -21,7 +21,8 @@ struct Baked {
     plane_bytes: usize,
 }
 
-static BAKED: Lazy<Mutex<PerContext<TransposeProblem, Arc<Mutex<Baked>>>>> = Lazy::new(Default::default);
+static BAKED: Lazy<Mutex<PerContext<TransposeProblem, Arc<Mutex<Baked>>>>> =
+    Lazy::new(|| Mutex::new(PerContext::new(KEPT)));
 
 fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<Baked> {
     let device = device_info(queue.device()?)?;
@@ -73,9 +74,6 @@ fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result
     }
     let made = Arc::new(Mutex::new(bake(context, queue, problem)?));
     let mut cache = BAKED.lock().unwrap_or_else(|e| e.into_inner());
-    if cache.len() >= KEPT {
-        cache.clear();
-    }
     Ok(cache.get_or_insert_with(context_id, device_id, *problem, || made).clone())
 }
 

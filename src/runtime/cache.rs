@@ -43,8 +43,15 @@ const MAX_BYTES: u64 = 1 << 30;
 type Key = [u8; 16];
 type Cell = Arc<OnceCell<Program>>;
 
+/// Programs kept in memory at most. A plan's kernels keep its programs alive; this bounds only what is kept
+/// for plans to come, for an application that bakes ever new lengths. PoCL holds about 0.5 MB a program (its
+/// LLVM module and the kernels' code). A dropped program loads again from the disk cache in about 5 ms, and
+/// each load leaves about 15 KB that PoCL does not free with the program, so the bound is well above the
+/// programs an application plans over and over.
+const KEPT_PROGRAMS: usize = 256;
+
 /// Programs by (context, device, key), for the contexts used last: a program retains its context.
-static MEMORY: Lazy<Mutex<PerContext<Key, Cell>>> = Lazy::new(Default::default);
+static MEMORY: Lazy<Mutex<PerContext<Key, Cell>>> = Lazy::new(|| Mutex::new(PerContext::new(KEPT_PROGRAMS)));
 
 /// How programs were obtained since start-up, for tests and the benchmark.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

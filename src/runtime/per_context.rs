@@ -1,6 +1,6 @@
-//! Values cached per OpenCL context, for the few contexts used last. What such a cache holds (programs,
-//! kernels, buffers) retains its context, so a cache that kept every context an application ever made would
-//! keep them all alive: an application that makes a context per job would leak one each time.
+//! Values cached per OpenCL context, a bounded number, for the few contexts used last. What such a cache
+//! holds (programs, kernels, buffers) retains its context, so a cache that kept every context an application
+//! ever made would keep them all alive: an application that makes a context per job would leak one each time.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -8,34 +8,48 @@ use std::hash::Hash;
 /// Contexts whose values are kept: one per device of a multi-device application, say.
 pub const KEPT_CONTEXTS: usize = 8;
 
-/// Values by (context, device, key); using a context that is not among the `KEPT_CONTEXTS` used last drops
-/// the values of the one used longest ago.
+/// Values by (context, device, key). Using a context that is not among the `KEPT_CONTEXTS` used last drops
+/// the values of the one used longest ago; a value past `capacity` drops the one used longest ago.
 pub struct PerContext<K, V> {
-    values: HashMap<(usize, usize, K), V>,
+    /// Each value with the tick of its last use.
+    values: HashMap<(usize, usize, K), (V, u64)>,
     /// Contexts with values, the one used last at the end.
     recent: Vec<usize>,
+    capacity: usize,
+    tick: u64,
 }
 
-impl<K: Eq + Hash, V> Default for PerContext<K, V> {
-    fn default() -> Self {
-        PerContext { values: HashMap::new(), recent: Vec::new() }
+impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
+    pub fn new(capacity: usize) -> Self {
+        PerContext { values: HashMap::new(), recent: Vec::new(), capacity: capacity.max(1), tick: 0 }
     }
-}
 
-impl<K: Eq + Hash, V> PerContext<K, V> {
     /// The value for `key` in `context` on `device`, made by `make` if there is none.
-    pub fn get_or_insert_with(&mut self, context: usize, device: usize, key: K, make: impl FnOnce() -> V) -> &mut V {
+    pub fn get_or_insert_with(&mut self, context: usize, device: usize, key: K, make: impl FnOnce() -> V) -> &V {
+        let key = (context, device, key);
         self.use_context(context);
-        self.values.entry((context, device, key)).or_insert_with(make)
+        if !self.values.contains_key(&key) && self.values.len() >= self.capacity {
+            let oldest = self.values.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
+            oldest.map(|k| self.values.remove(&k));
+        }
+        let tick = self.next_tick();
+        let (value, used) = self.values.entry(key).or_insert_with(|| (make(), tick));
+        *used = tick;
+        value
     }
 
     /// The value for `key` in `context` on `device`, if there is one.
     pub fn get(&mut self, context: usize, device: usize, key: K) -> Option<&V> {
         let key = (context, device, key);
-        if self.values.contains_key(&key) {
-            self.use_context(context);
+        if !self.values.contains_key(&key) {
+            return None;
         }
-        self.values.get(&key)
+        self.use_context(context);
+        let tick = self.next_tick();
+        self.values.get_mut(&key).map(|(value, used)| {
+            *used = tick;
+            &*value
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -49,6 +63,11 @@ impl<K: Eq + Hash, V> PerContext<K, V> {
     pub fn clear(&mut self) {
         self.values.clear();
         self.recent.clear();
+    }
+
+    fn next_tick(&mut self) -> u64 {
+        self.tick += 1;
+        self.tick
     }
 
     fn use_context(&mut self, context: usize) {
@@ -69,7 +88,7 @@ mod tests {
     #[test]
     fn keeps_the_values_of_the_contexts_used_last() {
         let held = Rc::new(());
-        let mut cache: PerContext<u32, Rc<()>> = PerContext::default();
+        let mut cache: PerContext<u32, Rc<()>> = PerContext::new(100);
         for context in 0..KEPT_CONTEXTS + 3 {
             for key in 0..2 {
                 cache.get_or_insert_with(context, 0, key, || held.clone());
@@ -87,10 +106,26 @@ mod tests {
     }
 
     #[test]
+    fn keeps_at_most_capacity_values_dropping_the_one_used_longest_ago() {
+        let mut cache: PerContext<u32, u32> = PerContext::new(3);
+        for key in 0..3 {
+            cache.get_or_insert_with(1, 0, key, || key);
+        }
+        assert_eq!(cache.get(1, 0, 0), Some(&0), "key 0 used again: key 1 is now the oldest");
+        assert_eq!(*cache.get_or_insert_with(1, 0, 3, || 3), 3);
+        assert_eq!(cache.len(), 3);
+        assert_eq!(cache.get(1, 0, 1), None);
+        for key in [0, 2, 3] {
+            assert_eq!(cache.get(1, 0, key), Some(&key));
+        }
+        assert_eq!(*cache.get_or_insert_with(1, 0, 2, || 20), 2, "a hit makes nothing");
+    }
+
+    #[test]
     fn keys_differ_by_device() {
-        let mut cache: PerContext<u32, u32> = PerContext::default();
-        *cache.get_or_insert_with(5, 1, 7, || 10) += 1;
-        assert_eq!(cache.get(5, 1, 7), Some(&11));
+        let mut cache: PerContext<u32, u32> = PerContext::new(10);
+        assert_eq!(*cache.get_or_insert_with(5, 1, 7, || 10), 10);
+        assert_eq!(cache.get(5, 1, 7), Some(&10));
         assert_eq!(cache.get(5, 2, 7), None);
         assert_eq!(*cache.get_or_insert_with(5, 2, 7, || 20), 20);
     }
