@@ -269,14 +269,26 @@ impl Baked {
             exec.tree
         );
         let callback_sources: Vec<_> = callback_kernels.iter().map(|(_, k)| k.source()).collect();
-        let (sources, programs, callback_programs) = match built {
-            Some((sources, programs)) => (sources, programs, Vec::new()),
+        let precision = settings.precision;
+        let step_tables = || -> Result<Vec<Buffer>> {
+            exec.steps.iter().map(|s| upload_table(&context, &s.kernel.twiddles(), precision)).collect()
+        };
+        let (sources, programs, callback_programs, tables) = match built {
+            Some((sources, programs)) => (sources, programs, Vec::new(), step_tables()?),
             None => {
                 let sources: Vec<_> = exec.steps.iter().map(|s| s.kernel.source()).collect();
                 let all_sources: Vec<&KernelSource> = sources.iter().chain(&callback_sources).collect();
-                let mut programs = build_all(&context, &device, &all_sources)?;
+                // The twiddle tables are made while the programs build (or load: PoCL parses each program
+                // under one lock, so a warm bake of several programs leaves a core free).
+                let (programs, tables) = std::thread::scope(|scope| {
+                    let tables = scope.spawn(step_tables);
+                    let programs = build_all(&context, &device, &all_sources);
+                    let tables = tables.join().unwrap_or_else(|_| fail(ErrorKind::Bugcheck, "making tables panicked"));
+                    (programs, tables)
+                });
+                let mut programs = programs?;
                 let callback_programs = programs.split_off(sources.len());
-                (sources, programs, callback_programs)
+                (sources, programs, callback_programs, tables?)
             }
         };
         let (mut pre_callback, mut post_callback) = (None, None);
@@ -306,9 +318,8 @@ impl Baked {
                 CallbackStage::Post => post_callback = Some(pass),
             }
         }
-        let precision = settings.precision;
         let mut launches = Vec::with_capacity(exec.steps.len());
-        for ((step, source), program) in exec.steps.iter().zip(&sources).zip(&programs) {
+        for (((step, source), program), table) in exec.steps.iter().zip(&sources).zip(&programs).zip(tables) {
             let (global, local) = step.kernel.work_size();
             let (src_reach, dst_reach) = step.kernel.reach_bytes();
             // Where the last chunk's data start in buffer `b`: the scratch region's offset and the chunk's shift.
@@ -325,7 +336,7 @@ impl Baked {
                 dst_reach: dst_reach + last_chunk_start(step.dst),
                 run: KernelLaunch {
                     kernel: with_callback_args(Kernel::create(program, source.entry)?, &step.kernel, settings)?,
-                    table: upload_table(&context, &step.kernel.twiddles(), settings.precision)?,
+                    table,
                     params: Buffer::with_data(&context, &step.kernel.params())?,
                     global,
                     local,
