@@ -106,7 +106,7 @@ fn plans_that_ran_give_back_their_scratch() {
 fn a_context_per_job_leaves_the_resident_set_flat() {
     // An application that makes a context for each job, plans, transforms, transposes and releases it all:
     // the programs and transposes fftx caches per context must not keep each released context alive (they
-    // did, 0.6 MB a context).
+    // did, about 1 MB a context).
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     once_cell::sync::Lazy::force(&ENV);
     let n = 4096;

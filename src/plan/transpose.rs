@@ -73,8 +73,12 @@ fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result
         return Ok(found.clone());
     }
     let made = Arc::new(Mutex::new(bake(context, queue, problem)?));
-    let mut cache = BAKED.lock().unwrap_or_else(|e| e.into_inner());
-    Ok(cache.get_or_insert_with(context_id, device_id, *problem, || made).clone())
+    let (baked, _dropped) = {
+        let mut cache = BAKED.lock().unwrap_or_else(|e| e.into_inner());
+        let baked = cache.get_or_insert_with(context_id, device_id, *problem, || made).clone();
+        (baked, cache.take_dropped())
+    };
+    Ok(baked)
 }
 
 /// Enqueues the transpose `problem` on `queue` (of `context`) after `wait`: `input` (and `output` when out of

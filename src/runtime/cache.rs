@@ -88,9 +88,11 @@ static EXTRA_OPTIONS: Lazy<String> = Lazy::new(|| std::env::var("FFTX_BUILD_OPTI
 pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> Result<Program> {
     let options = &format!("{options} {}", *EXTRA_OPTIONS).trim().to_string();
     let key = key_of(device, source, options);
-    let cell = {
+    // Programs the cache dropped are released outside its lock, after this load (`PerContext`).
+    let (cell, _dropped) = {
         let mut memory = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
-        memory.get_or_insert_with(context.raw() as usize, device.id, key, Default::default).clone()
+        let cell = memory.get_or_insert_with(context.raw() as usize, device.id, key, Default::default).clone();
+        (cell, memory.take_dropped())
     };
     if let Some(program) = cell.get() {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);

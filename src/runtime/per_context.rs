@@ -9,10 +9,13 @@ use std::hash::Hash;
 pub const KEPT_CONTEXTS: usize = 8;
 
 /// Values by (context, device, key). Using a context that is not among the `KEPT_CONTEXTS` used last drops
-/// the values of the one used longest ago; a value past `capacity` drops the one used longest ago.
+/// the values of the one used longest ago; a value past `capacity` drops the one used longest ago. Dropped
+/// values wait in `take_dropped` for the caller to release them after its lock: releasing programs frees
+/// their LLVM modules, which other threads' bakes need not wait for.
 pub struct PerContext<K, V> {
     /// Each value with the tick of its last use.
     values: HashMap<(usize, usize, K), (V, u64)>,
+    dropped: Vec<V>,
     /// Contexts with values, the one used last at the end.
     recent: Vec<usize>,
     capacity: usize,
@@ -21,7 +24,13 @@ pub struct PerContext<K, V> {
 
 impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
     pub fn new(capacity: usize) -> Self {
-        PerContext { values: HashMap::new(), recent: Vec::new(), capacity: capacity.max(1), tick: 0 }
+        PerContext {
+            values: HashMap::new(),
+            dropped: Vec::new(),
+            recent: Vec::new(),
+            capacity: capacity.max(1),
+            tick: 0,
+        }
     }
 
     /// The value for `key` in `context` on `device`, made by `make` if there is none.
@@ -30,7 +39,9 @@ impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
         self.use_context(context);
         if !self.values.contains_key(&key) && self.values.len() >= self.capacity {
             let oldest = self.values.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
-            oldest.map(|k| self.values.remove(&k));
+            if let Some((value, _)) = oldest.and_then(|k| self.values.remove(&k)) {
+                self.dropped.push(value);
+            }
         }
         let tick = self.next_tick();
         let (value, used) = self.values.entry(key).or_insert_with(|| (make(), tick));
@@ -52,16 +63,19 @@ impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
         })
     }
 
-    pub fn len(&self) -> usize {
-        self.values.len()
+    /// The values dropped since the last call, for the caller to release.
+    pub fn take_dropped(&mut self) -> Vec<V> {
+        std::mem::take(&mut self.dropped)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.values.len()
     }
 
     pub fn clear(&mut self) {
         self.values.clear();
+        self.dropped.clear();
         self.recent.clear();
     }
 
@@ -75,7 +89,9 @@ impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
         self.recent.push(context);
         if self.recent.len() > KEPT_CONTEXTS {
             let oldest = self.recent.remove(0);
-            self.values.retain(|(c, _, _), _| *c != oldest);
+            let keys: Vec<_> = self.values.keys().filter(|(c, _, _)| *c == oldest).cloned().collect();
+            let values = keys.iter().filter_map(|k| self.values.remove(k)).map(|(value, _)| value);
+            self.dropped.extend(values);
         }
     }
 }
@@ -97,11 +113,12 @@ mod tests {
             assert!(cache.get(0, 0, 1).is_some());
         }
         assert_eq!(cache.len(), 2 * KEPT_CONTEXTS);
+        assert_eq!(cache.take_dropped().len(), 6);
         assert_eq!(Rc::strong_count(&held), 1 + 2 * KEPT_CONTEXTS, "dropped values are released");
         assert!(cache.get(1, 0, 0).is_none() && cache.get(2, 0, 1).is_none() && cache.get(3, 0, 0).is_none());
         assert!(cache.get(0, 0, 0).is_some() && cache.get(KEPT_CONTEXTS + 2, 0, 1).is_some());
         cache.clear();
-        assert!(cache.is_empty());
+        assert_eq!(cache.len(), 0);
         assert_eq!(Rc::strong_count(&held), 1);
     }
 
