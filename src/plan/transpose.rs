@@ -73,11 +73,9 @@ fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result
         return Ok(found.clone());
     }
     let made = Arc::new(Mutex::new(bake(context, queue, problem)?));
-    let (baked, _dropped) = {
-        let mut cache = BAKED.lock().unwrap_or_else(|e| e.into_inner());
-        let baked = cache.get_or_insert_with(context_id, device_id, *problem, || made).clone();
-        (baked, cache.take_dropped())
-    };
+    // Plans the cache dropped are released outside its lock (`PerContext`).
+    let (baked, _dropped) =
+        BAKED.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(context_id, device_id, *problem, || made);
     Ok(baked)
 }
 

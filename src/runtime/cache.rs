@@ -89,11 +89,12 @@ pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &s
     let options = &format!("{options} {}", *EXTRA_OPTIONS).trim().to_string();
     let key = key_of(device, source, options);
     // Programs the cache dropped are released outside its lock, after this load (`PerContext`).
-    let (cell, _dropped) = {
-        let mut memory = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
-        let cell = memory.get_or_insert_with(context.raw() as usize, device.id, key, Default::default).clone();
-        (cell, memory.take_dropped())
-    };
+    let (cell, _dropped) = MEMORY.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(
+        context.raw() as usize,
+        device.id,
+        key,
+        Default::default,
+    );
     if let Some(program) = cell.get() {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
         return Ok(program.clone());

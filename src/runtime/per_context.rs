@@ -10,43 +10,41 @@ pub const KEPT_CONTEXTS: usize = 8;
 
 /// Values by (context, device, key). Using a context that is not among the `KEPT_CONTEXTS` used last drops
 /// the values of the one used longest ago; a value past `capacity` drops the one used longest ago. Dropped
-/// values wait in `take_dropped` for the caller to release them after its lock: releasing programs frees
-/// their LLVM modules, which other threads' bakes need not wait for.
+/// values go back to the caller to release after its lock: releasing programs frees their LLVM modules,
+/// which other threads' bakes need not wait for.
 pub struct PerContext<K, V> {
     /// Each value with the tick of its last use.
     values: HashMap<(usize, usize, K), (V, u64)>,
-    dropped: Vec<V>,
     /// Contexts with values, the one used last at the end.
     recent: Vec<usize>,
     capacity: usize,
     tick: u64,
 }
 
-impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
+impl<K: Eq + Hash + Clone, V: Clone> PerContext<K, V> {
     pub fn new(capacity: usize) -> Self {
-        PerContext {
-            values: HashMap::new(),
-            dropped: Vec::new(),
-            recent: Vec::new(),
-            capacity: capacity.max(1),
-            tick: 0,
-        }
+        PerContext { values: HashMap::new(), recent: Vec::new(), capacity: capacity.max(1), tick: 0 }
     }
 
-    /// The value for `key` in `context` on `device`, made by `make` if there is none.
-    pub fn get_or_insert_with(&mut self, context: usize, device: usize, key: K, make: impl FnOnce() -> V) -> &V {
+    /// The value for `key` in `context` on `device`, made by `make` if there is none, and the values dropped
+    /// to make room, for the caller to release.
+    pub fn get_or_insert_with(
+        &mut self,
+        context: usize,
+        device: usize,
+        key: K,
+        make: impl FnOnce() -> V,
+    ) -> (V, Vec<V>) {
         let key = (context, device, key);
-        self.use_context(context);
+        let mut dropped = self.use_context(context);
         if !self.values.contains_key(&key) && self.values.len() >= self.capacity {
             let oldest = self.values.iter().min_by_key(|(_, (_, used))| *used).map(|(k, _)| k.clone());
-            if let Some((value, _)) = oldest.and_then(|k| self.values.remove(&k)) {
-                self.dropped.push(value);
-            }
+            dropped.extend(oldest.and_then(|k| self.values.remove(&k)).map(|(value, _)| value));
         }
         let tick = self.next_tick();
         let (value, used) = self.values.entry(key).or_insert_with(|| (make(), tick));
         *used = tick;
-        value
+        (value.clone(), dropped)
     }
 
     /// The value for `key` in `context` on `device`, if there is one.
@@ -55,17 +53,13 @@ impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
         if !self.values.contains_key(&key) {
             return None;
         }
+        // A context with values is among the kept ones: using it drops nothing.
         self.use_context(context);
         let tick = self.next_tick();
         self.values.get_mut(&key).map(|(value, used)| {
             *used = tick;
             &*value
         })
-    }
-
-    /// The values dropped since the last call, for the caller to release.
-    pub fn take_dropped(&mut self) -> Vec<V> {
-        std::mem::take(&mut self.dropped)
     }
 
     #[cfg(test)]
@@ -75,7 +69,6 @@ impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
 
     pub fn clear(&mut self) {
         self.values.clear();
-        self.dropped.clear();
         self.recent.clear();
     }
 
@@ -84,15 +77,16 @@ impl<K: Eq + Hash + Clone, V> PerContext<K, V> {
         self.tick
     }
 
-    fn use_context(&mut self, context: usize) {
+    /// Makes `context` the one used last; returns the values of the context that falls out of the kept ones.
+    fn use_context(&mut self, context: usize) -> Vec<V> {
         self.recent.retain(|&c| c != context);
         self.recent.push(context);
-        if self.recent.len() > KEPT_CONTEXTS {
-            let oldest = self.recent.remove(0);
-            let keys: Vec<_> = self.values.keys().filter(|(c, _, _)| *c == oldest).cloned().collect();
-            let values = keys.iter().filter_map(|k| self.values.remove(k)).map(|(value, _)| value);
-            self.dropped.extend(values);
+        if self.recent.len() <= KEPT_CONTEXTS {
+            return Vec::new();
         }
+        let oldest = self.recent.remove(0);
+        let keys: Vec<_> = self.values.keys().filter(|(c, _, _)| *c == oldest).cloned().collect();
+        keys.iter().filter_map(|k| self.values.remove(k)).map(|(value, _)| value).collect()
     }
 }
 
@@ -105,15 +99,17 @@ mod tests {
     fn keeps_the_values_of_the_contexts_used_last() {
         let held = Rc::new(());
         let mut cache: PerContext<u32, Rc<()>> = PerContext::new(100);
+        let mut dropped = Vec::new();
         for context in 0..KEPT_CONTEXTS + 3 {
             for key in 0..2 {
-                cache.get_or_insert_with(context, 0, key, || held.clone());
+                dropped.extend(cache.get_or_insert_with(context, 0, key, || held.clone()).1);
             }
             // Context 0 stays in use, so it is never the one used longest ago.
             assert!(cache.get(0, 0, 1).is_some());
         }
         assert_eq!(cache.len(), 2 * KEPT_CONTEXTS);
-        assert_eq!(cache.take_dropped().len(), 6);
+        assert_eq!(dropped.len(), 6);
+        drop(dropped);
         assert_eq!(Rc::strong_count(&held), 1 + 2 * KEPT_CONTEXTS, "dropped values are released");
         assert!(cache.get(1, 0, 0).is_none() && cache.get(2, 0, 1).is_none() && cache.get(3, 0, 0).is_none());
         assert!(cache.get(0, 0, 0).is_some() && cache.get(KEPT_CONTEXTS + 2, 0, 1).is_some());
@@ -126,24 +122,24 @@ mod tests {
     fn keeps_at_most_capacity_values_dropping_the_one_used_longest_ago() {
         let mut cache: PerContext<u32, u32> = PerContext::new(3);
         for key in 0..3 {
-            cache.get_or_insert_with(1, 0, key, || key);
+            assert!(cache.get_or_insert_with(1, 0, key, || key).1.is_empty());
         }
         assert_eq!(cache.get(1, 0, 0), Some(&0), "key 0 used again: key 1 is now the oldest");
-        assert_eq!(*cache.get_or_insert_with(1, 0, 3, || 3), 3);
+        assert_eq!(cache.get_or_insert_with(1, 0, 3, || 3), (3, vec![1]));
         assert_eq!(cache.len(), 3);
         assert_eq!(cache.get(1, 0, 1), None);
         for key in [0, 2, 3] {
             assert_eq!(cache.get(1, 0, key), Some(&key));
         }
-        assert_eq!(*cache.get_or_insert_with(1, 0, 2, || 20), 2, "a hit makes nothing");
+        assert_eq!(cache.get_or_insert_with(1, 0, 2, || 20), (2, vec![]), "a hit makes nothing");
     }
 
     #[test]
     fn keys_differ_by_device() {
         let mut cache: PerContext<u32, u32> = PerContext::new(10);
-        assert_eq!(*cache.get_or_insert_with(5, 1, 7, || 10), 10);
+        assert_eq!(cache.get_or_insert_with(5, 1, 7, || 10).0, 10);
         assert_eq!(cache.get(5, 1, 7), Some(&10));
         assert_eq!(cache.get(5, 2, 7), None);
-        assert_eq!(*cache.get_or_insert_with(5, 2, 7, || 20), 20);
+        assert_eq!(cache.get_or_insert_with(5, 2, 7, || 20).0, 20);
     }
 }
