@@ -86,31 +86,53 @@ static EXTRA_OPTIONS: Lazy<String> = Lazy::new(|| std::env::var("FFTX_BUILD_OPTI
 
 /// A built program for `source` and `options` (plus `FFTX_BUILD_OPTIONS`) on `device` in `context`.
 pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> Result<Program> {
-    let options = &format!("{options} {}", *EXTRA_OPTIONS).trim().to_string();
-    let key = key_of(device, source, options);
-    // Programs the cache dropped are released outside its lock, after this load (`PerContext`).
+    let (cell, key, options) = memory_cell(context, device, source, options);
+    if let Some(program) = memory_hit(&cell) {
+        return Ok(program);
+    }
+    cell.get_or_try_init(|| load_or_build(context, device, &key, source, &options)).cloned()
+}
+
+/// The program, if the memory or the disk cache holds it; `None` if it has to be built from source.
+pub fn cached_program(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> Option<Program> {
+    let (cell, key, _) = memory_cell(context, device, source, options);
+    memory_hit(&cell).or_else(|| cell.get_or_try_init(|| load_from_disk(context, device, &key).ok_or(())).ok().cloned())
+}
+
+/// The memory cache's cell for the program, its key and its full options.
+fn memory_cell(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> (Cell, Key, String) {
+    let options = format!("{options} {}", *EXTRA_OPTIONS).trim().to_string();
+    let key = key_of(device, source, &options);
+    // Programs the cache dropped are released outside its lock, after this lookup (`PerContext`).
     let (cell, _dropped) = MEMORY.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(
         context.raw() as usize,
         device.id,
         key,
         Default::default,
     );
-    if let Some(program) = cell.get() {
+    (cell, key, options)
+}
+
+fn memory_hit(cell: &Cell) -> Option<Program> {
+    let program = cell.get().cloned();
+    if program.is_some() {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
-        return Ok(program.clone());
     }
-    cell.get_or_try_init(|| load_or_build(context, device, &key, source, options)).cloned()
+    program
+}
+
+fn load_from_disk(context: &Context, device: &DeviceInfo, key: &Key) -> Option<Program> {
+    let path = cache_dir()?.join(format!("{}.bin", hex(key)));
+    wait_for_key(key);
+    let program = load(context, device, key, &path)?;
+    DISK_HITS.fetch_add(1, Ordering::Relaxed);
+    crate::log!(Topic::Info, "loaded a program from the disk cache ({})", path.display());
+    Some(program)
 }
 
 fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str, options: &str) -> Result<Program> {
-    let path = cache_dir().map(|dir| dir.join(format!("{}.bin", hex(key))));
-    if let Some(path) = &path {
-        wait_for_key(key);
-        if let Some(program) = load(context, device, key, path) {
-            DISK_HITS.fetch_add(1, Ordering::Relaxed);
-            crate::log!(Topic::Info, "loaded a program from the disk cache ({})", path.display());
-            return Ok(program);
-        }
+    if let Some(program) = load_from_disk(context, device, key) {
+        return Ok(program);
     }
     crate::log!(Topic::Kernels, "building program with options `{options}`:\n{source}");
     let started = std::time::Instant::now();
@@ -118,8 +140,8 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
     program.build(device.raw(), options)?;
     SOURCE_BUILDS.fetch_add(1, Ordering::Relaxed);
     crate::log!(Topic::Info, "compiled a program in {:.0} ms", started.elapsed().as_secs_f64() * 1e3);
-    if let Some(path) = path {
-        write_later(DiskWrite { program: program.clone(), key: *key, path });
+    if let Some(dir) = cache_dir() {
+        write_later(DiskWrite { program: program.clone(), key: *key, path: dir.join(format!("{}.bin", hex(key))) });
     }
     Ok(program)
 }
