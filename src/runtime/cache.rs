@@ -122,7 +122,7 @@ fn memory_hit(cell: &Cell) -> Option<Program> {
 }
 
 fn load_from_disk(context: &Context, device: &DeviceInfo, key: &Key) -> Option<Program> {
-    let path = cache_dir()?.join(format!("{}.bin", hex(key)));
+    let path = entry_path(key)?;
     wait_for_key(key);
     let program = load(context, device, key, &path)?;
     DISK_HITS.fetch_add(1, Ordering::Relaxed);
@@ -140,10 +140,15 @@ fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str
     program.build(device.raw(), options)?;
     SOURCE_BUILDS.fetch_add(1, Ordering::Relaxed);
     crate::log!(Topic::Info, "compiled a program in {:.0} ms", started.elapsed().as_secs_f64() * 1e3);
-    if let Some(dir) = cache_dir() {
-        write_later(DiskWrite { program: program.clone(), key: *key, path: dir.join(format!("{}.bin", hex(key))) });
+    if let Some(path) = entry_path(key) {
+        write_later(DiskWrite { program: program.clone(), key: *key, path });
     }
     Ok(program)
+}
+
+/// The disk cache's file for `key`; `None` when the cache is off.
+fn entry_path(key: &Key) -> Option<PathBuf> {
+    cache_dir().map(|dir| dir.join(format!("{}.bin", hex(key))))
 }
 
 /// A program built from source, for the disk cache.
