@@ -6,6 +6,7 @@ use crate::codegen::{KernelSource, KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
+use crate::runtime::cache::Lookup;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, DeviceKind, Event, Kernel, Program, Queue};
 
@@ -630,30 +631,26 @@ fn build_all(context: &Context, device: &DeviceInfo, sources: &[&KernelSource]) 
             distinct.push(s);
         }
     }
-    let cached: Vec<Option<Program>> =
-        distinct.iter().map(|s| cache::cached_program(context, device, &s.source, &s.options)).collect();
-    let build = |s: &KernelSource| cache::program(context, device, &s.source, &s.options);
-    let to_build: Vec<&KernelSource> =
-        distinct.iter().zip(&cached).filter(|(_, c)| c.is_none()).map(|(&s, _)| s).collect();
-    let built: Vec<Result<Program>> = if to_build.len() < 2 {
-        to_build.iter().map(|&s| build(s)).collect()
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = to_build.iter().map(|&s| scope.spawn(move || build(s))).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| fail(ErrorKind::Bugcheck, "a program build panicked")))
-                .collect()
-        })
-    };
-    // The built programs fill the cache misses in order.
-    let mut built = built.into_iter();
-    let programs: Vec<Program> = cached
-        .into_iter()
-        .map(|c| {
-            c.map_or_else(|| built.next().unwrap_or_else(|| fail(ErrorKind::Bugcheck, "a program was not built")), Ok)
-        })
-        .collect::<Result<_>>()?;
+    let lookups: Vec<Lookup> = distinct.iter().map(|s| cache::lookup(context, device, &s.source, &s.options)).collect();
+    let parallel = lookups.iter().filter(|l| matches!(l, Lookup::Missing(_))).count() > 1;
+    let programs: Vec<Program> = std::thread::scope(|scope| {
+        // Ok: the program, or the error, made here; Err: its build on a thread of its own.
+        let made: Vec<_> = lookups
+            .into_iter()
+            .map(|lookup| match lookup {
+                Lookup::Found(program) => Ok(Ok(program)),
+                Lookup::Missing(missing) if parallel => Err(scope.spawn(move || missing.build(context, device))),
+                Lookup::Missing(missing) => Ok(missing.build(context, device)),
+            })
+            .collect();
+        made.into_iter()
+            .map(|m| {
+                m.unwrap_or_else(|thread| {
+                    thread.join().unwrap_or_else(|_| fail(ErrorKind::Bugcheck, "a program build panicked"))
+                })
+            })
+            .collect::<Result<_>>()
+    })?;
     Ok(sources.iter().map(|s| programs[distinct.iter().position(|d| d == s).unwrap_or(0)].clone()).collect())
 }
 

@@ -86,21 +86,30 @@ static EXTRA_OPTIONS: Lazy<String> = Lazy::new(|| std::env::var("FFTX_BUILD_OPTI
 
 /// A built program for `source` and `options` (plus `FFTX_BUILD_OPTIONS`) on `device` in `context`.
 pub fn program(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> Result<Program> {
-    let (cell, key, options) = memory_cell(context, device, source, options);
-    if let Some(program) = memory_hit(&cell) {
-        return Ok(program);
+    match lookup(context, device, source, options) {
+        Lookup::Found(program) => Ok(program),
+        Lookup::Missing(missing) => missing.build(context, device),
     }
-    cell.get_or_try_init(|| load_or_build(context, device, &key, source, &options)).cloned()
 }
 
-/// The program, if the memory or the disk cache holds it; `None` if it has to be built from source.
-pub fn cached_program(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> Option<Program> {
-    let (cell, key, _) = memory_cell(context, device, source, options);
-    memory_hit(&cell).or_else(|| cell.get_or_try_init(|| load_from_disk(context, device, &key).ok_or(())).ok().cloned())
+/// Where a program comes from: the memory or the disk cache, or a build from source still to be made.
+pub enum Lookup<'a> {
+    Found(Program),
+    Missing(Missing<'a>),
 }
 
-/// The memory cache's cell for the program, its key and its full options.
-fn memory_cell(context: &Context, device: &DeviceInfo, source: &str, options: &str) -> (Cell, Key, String) {
+/// A program neither cache holds: its memory cache cell, which `build` fills.
+pub struct Missing<'a> {
+    cell: Cell,
+    key: Key,
+    source: &'a str,
+    options: String,
+    path: Option<PathBuf>,
+}
+
+/// Looks `source` and `options` (plus `FFTX_BUILD_OPTIONS`) up in the memory cache, then on disk, loading
+/// on the calling thread.
+pub fn lookup<'a>(context: &Context, device: &DeviceInfo, source: &'a str, options: &str) -> Lookup<'a> {
     let options = format!("{options} {}", *EXTRA_OPTIONS).trim().to_string();
     let key = key_of(device, source, &options);
     // Programs the cache dropped are released outside its lock, after this lookup (`PerContext`).
@@ -110,45 +119,47 @@ fn memory_cell(context: &Context, device: &DeviceInfo, source: &str, options: &s
         key,
         Default::default,
     );
-    (cell, key, options)
-}
-
-fn memory_hit(cell: &Cell) -> Option<Program> {
-    let program = cell.get().cloned();
-    if program.is_some() {
+    if let Some(program) = cell.get() {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
+        return Lookup::Found(program.clone());
     }
-    program
+    let path = cache_dir().map(|dir| dir.join(format!("{}.bin", hex(&key))));
+    let loaded = path
+        .as_deref()
+        .and_then(|path| cell.get_or_try_init(|| load_from_disk(context, device, &key, path).ok_or(())).ok());
+    match loaded {
+        Some(program) => Lookup::Found(program.clone()),
+        None => Lookup::Missing(Missing { cell, key, source, options, path }),
+    }
 }
 
-fn load_from_disk(context: &Context, device: &DeviceInfo, key: &Key) -> Option<Program> {
-    let path = entry_path(key)?;
+impl Missing<'_> {
+    /// Builds the program from source (or takes the one another thread built meanwhile) and holds its disk
+    /// write for the writer thread.
+    pub fn build(&self, context: &Context, device: &DeviceInfo) -> Result<Program> {
+        self.cell.get_or_try_init(|| self.build_from_source(context, device)).cloned()
+    }
+
+    fn build_from_source(&self, context: &Context, device: &DeviceInfo) -> Result<Program> {
+        crate::log!(Topic::Kernels, "building program with options `{}`:\n{}", self.options, self.source);
+        let started = std::time::Instant::now();
+        let program = Program::with_source(context, self.source)?;
+        program.build(device.raw(), &self.options)?;
+        SOURCE_BUILDS.fetch_add(1, Ordering::Relaxed);
+        crate::log!(Topic::Info, "compiled a program in {:.0} ms", started.elapsed().as_secs_f64() * 1e3);
+        if let Some(path) = &self.path {
+            write_later(DiskWrite { program: program.clone(), key: self.key, path: path.clone() });
+        }
+        Ok(program)
+    }
+}
+
+fn load_from_disk(context: &Context, device: &DeviceInfo, key: &Key, path: &Path) -> Option<Program> {
     wait_for_key(key);
-    let program = load(context, device, key, &path)?;
+    let program = load(context, device, key, path)?;
     DISK_HITS.fetch_add(1, Ordering::Relaxed);
     crate::log!(Topic::Info, "loaded a program from the disk cache ({})", path.display());
     Some(program)
-}
-
-fn load_or_build(context: &Context, device: &DeviceInfo, key: &Key, source: &str, options: &str) -> Result<Program> {
-    if let Some(program) = load_from_disk(context, device, key) {
-        return Ok(program);
-    }
-    crate::log!(Topic::Kernels, "building program with options `{options}`:\n{source}");
-    let started = std::time::Instant::now();
-    let program = Program::with_source(context, source)?;
-    program.build(device.raw(), options)?;
-    SOURCE_BUILDS.fetch_add(1, Ordering::Relaxed);
-    crate::log!(Topic::Info, "compiled a program in {:.0} ms", started.elapsed().as_secs_f64() * 1e3);
-    if let Some(path) = entry_path(key) {
-        write_later(DiskWrite { program: program.clone(), key: *key, path });
-    }
-    Ok(program)
-}
-
-/// The disk cache's file for `key`; `None` when the cache is off.
-fn entry_path(key: &Key) -> Option<PathBuf> {
-    cache_dir().map(|dir| dir.join(format!("{}.bin", hex(key))))
 }
 
 /// A program built from source, for the disk cache.
