@@ -686,6 +686,7 @@ mod tests {
             local_mem_bytes: 32 << 10,
             max_alloc_bytes: 1 << 30,
             global_mem_bytes: 4 << 30,
+            cache_bytes: 0,
             fp64: false,
             native_width_f32: 1,
             svm_buffers: false,

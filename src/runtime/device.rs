@@ -29,6 +29,8 @@ pub struct DeviceInfo {
     pub local_mem_bytes: u64,
     pub max_alloc_bytes: u64,
     pub global_mem_bytes: u64,
+    /// The global memory cache: the last-level cache on PoCL; 0 where the driver does not say.
+    pub cache_bytes: u64,
     pub fp64: bool,
     /// Preferred SIMD width in lanes for f32, as the driver reports it.
     pub native_width_f32: u32,
@@ -93,6 +95,7 @@ fn query(device: cl_device_id) -> Result<DeviceInfo> {
             local_mem_bytes: device_info_value(device, cl::CL_DEVICE_LOCAL_MEM_SIZE)?,
             max_alloc_bytes: device_info_value(device, cl::CL_DEVICE_MAX_MEM_ALLOC_SIZE)?,
             global_mem_bytes: device_info_value(device, cl::CL_DEVICE_GLOBAL_MEM_SIZE)?,
+            cache_bytes: device_info_value(device, cl::CL_DEVICE_GLOBAL_MEM_CACHE_SIZE).unwrap_or(0),
             fp64: double_config != 0 || extensions.contains("cl_khr_fp64") || extensions.contains("cl_amd_fp64"),
             native_width_f32: device_info_value(device, cl::CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)?,
             // An OpenCL 1.x device does not know the query, and has no SVM.
