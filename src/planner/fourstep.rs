@@ -221,8 +221,8 @@ pub(super) fn plan_split(ctx: &mut Ctx, job: Job, rows: usize, columns: usize) -
 /// the parts n1 and, after the twiddle, the DFT gives X[k2 + columns k1], stored where the transposed
 /// intermediate would put lane k1's element k2; a C2R pre-process goes across all the lanes of the load
 /// (`RealStage::C2rPreLanes`), and odd real twins merge on the load or split on the store across odd parts
-/// (`RealStage::TwinMergeLanes`, `TwinSplitLanes`). With as many `columns`, the DFT runs on the load (rows of x[n1 + rows l] in
-/// lane l), the twiddle after it, and the long pass leaves lane k2 with the parts
+/// (`RealStage::TwinMergeLanes`, `TwinSplitLanes`). With as many `columns`, the DFT runs on the load (rows
+/// of x[n1 + rows l] in lane l), the twiddle after it, and the long pass leaves lane k2 with the parts
 /// k = k2 + columns k1 that an R2C post-process takes across the lanes (`RealStage::R2cPostLanes`). Each slot
 /// loads its whole transform before it stores, so this runs in place too where the input and the output
 /// share their positions. None when the leaf cannot take it (lanes of other transforms, strided rows, a
