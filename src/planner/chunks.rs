@@ -46,7 +46,10 @@ pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Op
 /// chunks: 0.90x the time (geometric mean of per-cell minima; 0.89x of medians), c2c single 61440 0.73x,
 /// 256^2 0.75x, r2c single 256^2 0.75x, c2r single 262144 0.76x, c2c double 64^3 0.83x; the slowest within
 /// noise (r2c single 65536 1.06x of minima, 0.94x of medians). The chunks were measured on an AMD EPYC
-/// with a 32 MiB L3, which half holds only 2^21 single points: there such batches still run in chunks.
+/// with a 32 MiB L3, half of which holds only 2^21 single-precision complex values: there a batch of 2^22
+/// points still runs in chunks. Outside the table, c2r 64^3 runs 1.1-1.3x slower whole (single and double,
+/// 3-4 alternating rounds) and c2c 128^3 0.97-1.25x; keeping every pass but the last storing through the
+/// cache, as chunks do, did not win that back (c2r 64^3 still 1.1-1.3x, c2c double 128^3 1.25x).
 fn fits_in_cache(problem: &Problem, device: &DeviceInfo) -> bool {
     let bytes = (transform_bytes(problem) * problem.batch) as u64;
     bytes.saturating_mul(CACHED_BATCH_SHARE) <= device.cache_bytes
