@@ -51,23 +51,18 @@ pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Op
 /// 3-4 alternating rounds) and c2c 128^3 0.97-1.25x; keeping every pass but the last storing through the
 /// cache, as chunks do, did not win that back (c2r 64^3 still 1.1-1.3x, c2c double 128^3 1.25x).
 fn fits_in_cache(problem: &Problem, device: &DeviceInfo) -> bool {
-    let bytes = (transform_bytes(problem) * problem.batch) as u64;
+    let bytes = (problem.elements() * problem.precision.complex_bytes()) as u64;
     bytes.saturating_mul(CACHED_BATCH_SHARE) <= device.cache_bytes
 }
 
 const CACHED_BATCH_SHARE: u64 = 2;
-
-/// The bytes of one transform's data as complex values of the problem's precision.
-fn transform_bytes(problem: &Problem) -> usize {
-    problem.elements() / problem.batch * problem.precision.complex_bytes()
-}
 
 /// The most transforms of `problem` a chunk of at most `budget` bytes of data holds, when the whole batch
 /// outgrows it, chunks of that many divide the batch and fill enough of the budget (`MIN_CHUNK_SHARE`),
 /// each chunk's transforms are contiguous in both buffers, and every offset stays within 2^31 reals (narrow
 /// indices).
 fn transforms_within(problem: &Problem, budget: usize) -> Option<usize> {
-    let per_transform = transform_bytes(problem);
+    let per_transform = problem.elements() / problem.batch * problem.precision.complex_bytes();
     let contiguous = |layout: &BufferLayout, lengths: &[usize]| {
         layout.dist >= layout.extent(lengths)
             && layout.dist.checked_mul(2 * problem.batch).is_some_and(|e| e < i32::MAX as usize)
