@@ -30,10 +30,11 @@ impl Chunks {
 }
 
 /// The transforms per chunk for `problem` on `device`, when its batch should run in chunks: on CPUs
-/// (`leaf::chunk_budget`), for a batch the device's cache does not hold (`fits_in_cache`).
+/// (`leaf::chunk_budget`), for a batch the device's cache does not hold (`fits_in_cache`) or whose scratch
+/// strides grow with the batch (`strides_grow_with_batch`).
 pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Option<usize> {
     let budget = leaf::chunk_budget(device)?;
-    if fits_in_cache(problem, device) && !leaf::chunk_budget_tuned() {
+    if fits_in_cache(problem, device) && !strides_grow_with_batch(problem) && !leaf::chunk_budget_tuned() {
         return None;
     }
     transforms_within(problem, budget)
@@ -47,15 +48,26 @@ pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Op
 /// 256^2 0.75x, r2c single 256^2 0.75x, c2r single 262144 0.76x, c2c double 64^3 0.83x; the slowest within
 /// noise (r2c single 65536 1.06x of minima, 0.94x of medians). The chunks were measured on an AMD EPYC
 /// with a 32 MiB L3, half of which holds only 2^21 single-precision complex values: there a batch of 2^22
-/// points still runs in chunks. Outside the table, c2r 64^3 runs 1.1-1.3x slower whole (single and double,
-/// 3-4 alternating rounds) and c2c 128^3 0.97-1.25x; keeping every pass but the last storing through the
-/// cache, as chunks do, did not win that back (c2r 64^3 still 1.1-1.3x, c2c double 128^3 1.25x).
+/// points still runs in chunks. Outside the table, c2r 64^3 ran 1.1-1.3x slower whole, and keeping every
+/// pass but the last storing through the cache, as chunks do, did not win that back: 3D C2R keeps its
+/// chunks (`strides_grow_with_batch`).
 fn fits_in_cache(problem: &Problem, device: &DeviceInfo) -> bool {
     let bytes = (problem.elements() * problem.precision.complex_bytes()) as u64;
     bytes.saturating_mul(CACHED_BATCH_SHARE) <= device.cache_bytes
 }
 
 const CACHED_BATCH_SHARE: u64 = 2;
+
+/// True for an out-of-place C2R of three or more axes: its scratch runs the batch inside every plane
+/// (`Problem::batch_inner_layout`), so the strides of its two or more complex passes grow with the batch it
+/// runs, and a whole batch ran slower than its chunks even where the cache holds it. Measured on PoCL (Intel
+/// Xeon, 260 MiB L3), 2^22 points a run, medians of 4 alternating rounds of 15 runs, chunks against whole:
+/// c2r double 16^3 0.76x the time, 32^3 0.84x, 64^3 0.71x, 64x64x16 0.80x; single 16^3 0.88x, 64^3 0.88x,
+/// 64x64x16 0.97x, 32^3 1.11x (0.99x of minima); 128^3 runs one transform per chunk either way. A 2D C2R's
+/// one complex pass gains from the whole batch (0.81-0.89x of chunks in single, 256^2 and 1024^2).
+fn strides_grow_with_batch(problem: &Problem) -> bool {
+    problem.kind == TransformKind::C2R && problem.lengths.len() >= 3 && !problem.in_place
+}
 
 /// The most transforms of `problem` a chunk of at most `budget` bytes of data holds, when the whole batch
 /// outgrows it, chunks of that many divide the batch and fill enough of the budget (`MIN_CHUNK_SHARE`),
@@ -213,6 +225,14 @@ mod tests {
         let r2c = transform(TransformKind::R2C, &[1024, 1024], 4, false, Precision::Single);
         assert_eq!(transforms_per_chunk(&r2c, &xeon), None);
         assert_eq!(transforms_per_chunk(&r2c, &cpu()), Some(1));
+        // A 3D C2R out of place keeps its chunks: its scratch strides grow with the batch. In place, or 2D,
+        // it runs whole.
+        let volume = |lengths: &[usize], batch, in_place| {
+            transform(TransformKind::C2R, lengths, batch, in_place, Precision::Double)
+        };
+        assert_eq!(transforms_per_chunk(&volume(&[64, 64, 64], 16, false), &xeon), Some(2));
+        assert_eq!(transforms_per_chunk(&volume(&[64, 64, 64], 16, true), &xeon), None);
+        assert_eq!(transforms_per_chunk(&volume(&[256, 256], 64, false), &xeon), None);
     }
 
     #[test]
