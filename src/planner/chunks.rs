@@ -58,17 +58,16 @@ fn fits_in_cache(problem: &Problem, device: &DeviceInfo) -> bool {
 
 const CACHED_BATCH_SHARE: u64 = 2;
 
-/// True for an out-of-place C2R of three or more axes: its scratch runs the batch inside every plane
-/// (`Problem::batch_inner_layout`), so the strides of its two or more complex passes grow with the batch it
-/// runs, and a whole batch ran slower than its chunks even where the cache holds it. Measured on PoCL (Intel
-/// Xeon, 260 MiB L3), 2^22 points a run, medians of 4 alternating rounds of 15 runs, chunks against whole:
-/// c2r double 16^3 0.76x the time, 32^3 0.84x, 64^3 0.71x, 64x64x16 0.80x; single 16^3 0.88x, 64^3 0.88x,
-/// 64x64x16 0.97x, 32^3 1.11x (0.99x of the rounds' lowest medians); 128^3 runs one transform per chunk
-/// either way. A 2D C2R's one complex pass gains from the whole batch: in 3 alternating rounds, whole took
-/// 0.81-0.86x the time of chunks in single (256^2 and 1024^2), 0.89x in double 256^2, 1.10x in double
-/// 1024^2 (0.99x of minima).
+/// True for a plan out of place whose scratch runs the batch inside every plane (`Problem::batch_inner_layout`, a C2R)
+/// and takes two or more complex passes (three or more axes): their strides grow with the batch it runs, and a whole
+/// batch ran slower than its chunks even where the cache holds it. Measured on PoCL (Intel Xeon, 260 MiB L3), 2^22
+/// points a run, medians of 4 alternating rounds of 15 runs, chunks against whole: c2r double 16^3 0.76x the time, 32^3
+/// 0.84x, 64^3 0.71x, 64x64x16 0.80x; single 16^3 0.88x, 64^3 0.88x, 64x64x16 0.97x, 32^3 1.11x (0.99x of the rounds'
+/// lowest medians); 128^3 runs one transform per chunk either way. A 2D C2R's one complex pass gains from the whole
+/// batch: in 3 alternating rounds, whole took 0.81-0.86x the time of chunks in single (256^2 and 1024^2), 0.89x in
+/// double 256^2, 1.10x in double 1024^2 (0.99x of minima).
 fn strides_grow_with_batch(problem: &Problem) -> bool {
-    problem.kind == TransformKind::C2R && problem.lengths.len() >= 3 && !problem.in_place
+    problem.scratch_runs_batch_inner() && problem.lengths.len() >= 3 && !problem.in_place
 }
 
 /// The most transforms of `problem` a chunk of at most `budget` bytes of data holds, when the whole batch

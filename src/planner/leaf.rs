@@ -147,14 +147,14 @@ pub(super) fn streams_output(device: &DeviceInfo, out_bytes: usize) -> bool {
 }
 
 /// Bytes of data from which a CPU plan of several passes runs its batch in chunks of at most this many
-/// (`chunks::transforms_per_chunk`), unless the device's cache holds the whole batch
-/// (`chunks::fits_in_cache`) and it is not a 3D C2R (`chunks::strides_grow_with_batch`). Each chunk costs a
-/// launch per pass (about 35 us on PoCL). Measured on PoCL (AMD EPYC, 1 MiB L2 per core, 32 MiB L3), 2^22 points a run, medians of per-run mins of 10 over 6
-/// alternating runs, chunks of at most 8 MiB against none: c2c double 65536 0.84x the time, 61440 0.94x;
-/// 64^3 double r2c 0.74x, c2r 0.64x, single 0.82-0.86x; c2r single 262144 0.90x, 256^2 0.90-0.92x; c2c
-/// single 1024^2 0.91x (5 runs); but r2c double 65536, 262144 and 256^2 1.04-1.06x, c2r single 2^20 1.07x;
-/// the rest within 0.97-1.03x. Chunks of at most 4 MiB did about as well (1.12x at c2c single 61440,
-/// 0.93x at 256^2), 1 MiB lost 1.1-1.7x to launches, and 16 MiB was mixed (c2c double 262144 1.13x).
+/// (`chunks::transforms_per_chunk`), unless the device's cache holds the whole batch (`chunks::fits_in_cache`) and it
+/// is not a 3D C2R (`chunks::strides_grow_with_batch`). Each chunk costs a launch per pass (about 35 us on PoCL).
+/// Measured on PoCL (AMD EPYC, 1 MiB L2 per core, 32 MiB L3), 2^22 points a run, medians of per-run mins of 10 over 6
+/// alternating runs, chunks of at most 8 MiB against none: c2c double 65536 0.84x the time, 61440 0.94x; 64^3 double
+/// r2c 0.74x, c2r 0.64x, single 0.82-0.86x; c2r single 262144 0.90x, 256^2 0.90-0.92x; c2c single 1024^2 0.91x (5
+/// runs); but r2c double 65536, 262144 and 256^2 1.04-1.06x, c2r single 2^20 1.07x; the rest within 0.97-1.03x. Chunks
+/// of at most 4 MiB did about as well (1.12x at c2c single 61440, 0.93x at 256^2), 1 MiB lost 1.1-1.7x to launches, and
+/// 16 MiB was mixed (c2c double 262144 1.13x).
 const CPU_CHUNK_BYTES: usize = 8 << 20;
 
 /// The chunk budget of `device`: CPUs only, `FFTX_TUNE=chunk=B` overriding it (0: no chunks).

@@ -149,11 +149,14 @@ impl Problem {
         match buffer {
             BufRef::Input => Cow::Borrowed(&self.input),
             BufRef::Output => Cow::Borrowed(&self.output),
-            BufRef::Tmp(_) if self.kind == TransformKind::C2R && self.lengths.len() > 1 => {
-                Cow::Owned(self.batch_inner_layout())
-            }
+            BufRef::Tmp(_) if self.scratch_runs_batch_inner() => Cow::Owned(self.batch_inner_layout()),
             BufRef::Tmp(_) => Cow::Owned(BufferLayout::packed(&self.work_lengths())),
         }
+    }
+
+    /// True when the scratch takes `batch_inner_layout`: a multi-dimensional C2R.
+    fn scratch_runs_batch_inner(&self) -> bool {
+        self.kind == TransformKind::C2R && self.lengths.len() > 1
     }
 
     /// The scratch layout of a multi-dimensional C2R: the batch runs on right after axis 0, so the lanes of
