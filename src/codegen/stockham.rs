@@ -215,8 +215,8 @@ pub struct StockhamKernel {
     /// Pairs of odd real transforms with an odd count: the transforms at coordinate 0 of this batch dimension
     /// store no twin (the middle transform, which the last pair stores as its own).
     pub lone_dim: Option<usize>,
-    /// Two axes in one kernel: each transform is an n / n0 x n0 plane of rows n0 points long, contiguous
-    /// (`in_stride` and `out_stride` 1); the radices of n0 come first, then those of n / n0.
+    /// Two axes in one kernel: each transform is an n / n0 x n0 plane of rows n0 points long, packed (its
+    /// points `in_stride` and `out_stride` apart); the radices of n0 come first, then those of n / n0.
     pub plane_n0: Option<usize>,
     /// The lanes are the interleaved parts of one transform `lanes` times longer, and a radix-`lanes` DFT
     /// across them is one of its four-step's passes, fused (`lanes_dft_fits`).

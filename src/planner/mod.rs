@@ -355,7 +355,7 @@ struct Job {
     store_factor: Option<IndexedFactor>,
     /// Bluestein's convolution in one leaf: the chirp spectrum between two rounds of passes.
     mid_factor: Option<Factor>,
-    /// Some(n0): the fft is a plane of contiguous rows n0 long, transformed along both axes in one leaf.
+    /// Some(n0): the fft is a plane of packed rows n0 long, transformed along both axes in one leaf.
     plane_n0: Option<usize>,
     /// The batch's dimension 0 is the lanes' interleaved parts of one transform, and a DFT across them is
     /// part of the job (`StockhamKernel::lanes_dft`).

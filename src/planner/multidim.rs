@@ -4,7 +4,8 @@
 //! C2C and R2C start with axis 0 (for R2C the real axis, which turns real input into the Hermitian half)
 //! and continue in place on the output; an uncached 2D C2C out of place on a CPU runs its second axis from
 //! scratch into the output instead. C2R runs the complex axes first, on scratch unless the plan is in
-//! place (the caller's input stays intact), and ends with the real axis.
+//! place (the caller's input stays intact), and ends with the real axis. The first two complex axes run as
+//! one plane where one kernel takes it (`plane_rows`).
 
 use super::{factor, leaf, real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
 use crate::error::Result;
@@ -21,13 +22,21 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         children.push(real::r2c(ctx, batch_dims(ctx, &[0], current), current, BufRef::Output)?);
         current = BufRef::Output;
     }
-    if let Some(n0) = plane_n0(ctx) {
-        let fft = LogicalDim::along(Axis::Dim(0), n0 * problem.lengths[1], 1, 1);
-        let job =
-            Job { plane_n0: Some(n0), ..Job::complex(fft, batch_dims(ctx, &[0, 1], current), current, BufRef::Output) };
+    // Two complex axes or more: a C2R's first pass goes to scratch (`c2r_dst`) with a plane or without.
+    let first = complex_axes.first().copied().unwrap_or(0);
+    let plane_dst = match kind {
+        TransformKind::C2R if complex_axes.len() >= 2 => Some(c2r_dst(ctx, current)),
+        TransformKind::C2R => None,
+        _ => Some(BufRef::Output),
+    };
+    let plane = plane_dst.and_then(|dst| plane_rows(ctx, first, current, dst).map(|n| (n, dst)));
+    if let Some((n, plane_dst)) = plane {
+        let fft = LogicalDim::along(Axis::Dim(first), n * problem.lengths[first + 1], 1, 1);
+        let batch = batch_dims(ctx, &[first, first + 1], current);
+        let job = Job { plane_n0: Some(n), ..Job::complex(fft, batch, current, plane_dst) };
         children.push(ctx.plan_job(job)?);
-        current = BufRef::Output;
-        complex_axes.retain(|&axis| axis > 1);
+        current = plane_dst;
+        complex_axes.retain(|&axis| axis > first + 1);
     }
     // An uncached 2D C2C out of place on a CPU: axis 0 writes scratch, and axis 1 reads it and writes the
     // output, rather than running in place with its long stride (`leaf::CPU_CACHED_BYTES`).
@@ -38,11 +47,9 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         && leaf::is_cpu(ctx.device)
         && !leaf::cached_on_cpu(ctx.device, bytes);
     for &axis in &complex_axes {
-        // C2R keeps the Hermitian data in scratch (or in place) until the real axis writes the output.
-        let dst = match (kind, current) {
-            (TransformKind::C2R, BufRef::Input) if !problem.in_place => ctx.free_tmp(&[]),
-            (TransformKind::C2R, _) => current,
-            (TransformKind::C2C, _) if axis0_to_scratch && axis == complex_axes[0] => ctx.free_tmp(&[]),
+        let dst = match kind {
+            TransformKind::C2R => c2r_dst(ctx, current),
+            TransformKind::C2C if axis0_to_scratch && axis == complex_axes[0] => ctx.free_tmp(&[]),
             _ => BufRef::Output,
         };
         let n = problem.lengths[axis];
@@ -61,24 +68,46 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
     }
 }
 
-/// Axes 0 and 1 of a C2C transform as one leaf, a plane per transform, when the plane fits one kernel and
-/// its rows are packed on both sides: the data then crosses memory once for both axes, not twice.
-fn plane_n0(ctx: &Ctx) -> Option<usize> {
+/// The most bytes a plane along axes that do not start at 0 (a real transform's complex axes, whose points
+/// lie the Hermitian rows apart) may take per transform. Such a plane loads along columns, and its kernel's
+/// lanes of whole planes soon outgrow L1. Measured on PoCL (Intel Xeon, 2^22 points a run, medians of 3-4
+/// rounds against one pass per axis): 8^3 0.71-0.85x the time, 16^3 0.67-0.92x, 32^3 single 0.69-0.87x,
+/// 16 x 16 x 64 single 0.73-0.80x; but 32^3 double 1.01-1.16x and 64^3 1.0-1.2x.
+const STRIDED_PLANE_MAX_BYTES: usize = 8 << 10;
+
+/// Where a C2R's complex pass from `current` writes: it keeps the Hermitian data in scratch (or in place)
+/// until the real axis writes the output.
+fn c2r_dst(ctx: &mut Ctx, current: BufRef) -> BufRef {
+    if current == BufRef::Input && !ctx.problem.in_place {
+        ctx.free_tmp(&[])
+    } else {
+        current
+    }
+}
+
+/// The length of axis `first` when it and the next axis, the first two complex axes, run as one leaf, a
+/// plane per transform: when the plane fits one kernel and is packed on both sides (the next axis's stride
+/// `n` times that of `first`, and C2C rows contiguous). The data then crosses memory once for both axes,
+/// not twice.
+fn plane_rows(ctx: &Ctx, first: usize, src: BufRef, dst: BufRef) -> Option<usize> {
     let problem = ctx.problem;
-    if problem.kind != TransformKind::C2C || problem.lengths.len() < 2 {
+    if problem.lengths.len() < first + 2 {
         return None;
     }
-    let (n0, n1) = (problem.lengths[0], problem.lengths[1]);
+    let lengths = problem.complex_lengths();
+    let (n, next) = (lengths[first], lengths[first + 1]);
     let packed = |buffer: BufRef| {
         let layout = problem.layout(buffer);
-        layout.strides[0] == 1 && layout.strides[1] == n0
+        layout.strides[first + 1] == n * layout.strides[first] && (first > 0 || layout.strides[0] == 1)
     };
-    let planes = problem.lengths[2..].iter().product::<usize>() * problem.batch;
-    let fits = n0 > 1
-        && n1 > 1
-        && factor::is_smooth(n0 * n1)
-        && leaf::plane_fits_one_kernel(n0 * n1, planes, ctx.device, problem.precision);
-    (fits && packed(BufRef::Input) && packed(BufRef::Output)).then_some(n0)
+    let planes = lengths.iter().enumerate().filter(|&(axis, _)| axis != first && axis != first + 1);
+    let planes = planes.map(|(_, &l)| l).product::<usize>() * problem.batch;
+    let fits = n > 1
+        && next > 1
+        && factor::is_smooth(n * next)
+        && leaf::plane_fits_one_kernel(n * next, planes, ctx.device, problem.precision)
+        && (first == 0 || n * next * problem.precision.complex_bytes() <= STRIDED_PLANE_MAX_BYTES);
+    (fits && packed(src) && packed(dst)).then_some(n)
 }
 
 /// Every axis but those in `axes`, plus the batch, innermost first by stride in `order_by`. Axis 0 of
@@ -174,7 +203,7 @@ mod tests {
         assert_eq!(planes_on(&double, &pocl), [None, None, None]);
         // Too few planes to fill the lanes of every work-item a launch wants.
         assert_eq!(planes_on(&test_device::c2c(&[128, 128, 8], 2), &pocl), [None, None, None]);
-        // Too long for one kernel, a length-1 axis, padded rows, and real transforms keep one pass per axis.
+        // Too long for one kernel, a length-1 axis, padded rows, and 2D real transforms keep one pass per axis.
         let padded = BufferLayout { strides: vec![1, 33], ..BufferLayout::packed(&[30, 7]) };
         for problem in [
             test_device::c2c(&[256, 256], 1),
@@ -185,6 +214,27 @@ mod tests {
             let planes = planes(&problem);
             assert!(planes.len() >= 2 && planes.iter().all(Option::is_none), "{:?}: {planes:?}", problem.lengths);
         }
+    }
+
+    #[test]
+    fn small_real_volumes_run_their_complex_axes_as_one_plane() {
+        let problem = |kind, lengths: &[usize], in_place, precision| {
+            test_device::transform(kind, lengths, 64, in_place, precision)
+        };
+        let (r2c, c2r, single) = (TransformKind::R2C, TransformKind::C2R, Precision::Single);
+        // R2C: the real pass, then axes 1 and 2 as one plane of points 9 apart; C2R the other way round,
+        // out of place into scratch and in place.
+        assert_eq!(planes(&problem(r2c, &[16, 16, 16], false, single)), [None, Some(16)]);
+        assert_eq!(planes(&problem(c2r, &[16, 16, 16], false, single)), [Some(16), None]);
+        assert_eq!(planes(&problem(c2r, &[16, 16, 16], true, single)), [Some(16), None]);
+        assert_eq!(planes(&problem(r2c, &[9, 12, 5, 3], false, single)), [None, Some(12), None]);
+        // Planes over `STRIDED_PLANE_MAX_BYTES`, and axes whose strides leave gaps, run one pass per axis.
+        assert_eq!(planes(&problem(r2c, &[32, 32, 32], false, single)), [None, Some(32)]);
+        assert_eq!(planes(&problem(r2c, &[32, 32, 32], false, Precision::Double)), [None, None, None]);
+        let mut gaps = problem(r2c, &[16, 16, 16], false, single);
+        gaps.output.strides = vec![1, 10, 170];
+        gaps.output.dist = 170 * 16;
+        assert_eq!(planes(&gaps), [None, None, None]);
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub fn real_and_bluestein() {
         for dir in [RealDir::R2C, RealDir::C2R] {
             // Fused real stages, odd leaves running pairs of transforms as one complex FFT (45 x 5: R2C pairs
             // with a shared middle transform, C2R one by one; 15 x 6: both in pairs along axis 1), (256 >
-            // max_leaf) the edge passes around a four-step, and (243, odd) R2C pairs through scratch.
+            // max_leaf) the edge passes around a four-step, (243, odd) R2C pairs through scratch, and axes 1
+            // and 2 of 10 x 6 x 4 as one plane of points 6 apart.
             for case in [
                 RealCase::new(&[48], dir).batch(3).precision(p),
                 RealCase::new(&[45], dir).batch(5).precision(p),
@@ -37,6 +38,7 @@ pub fn real_and_bluestein() {
                 RealCase::new(&[256], dir).precision(p).in_place(),
                 RealCase::new(&[10, 12], dir).precision(p).planar(),
                 RealCase::new(&[243], dir).batch(3).precision(p),
+                RealCase::new(&[10, 6, 4], dir).batch(2).precision(p),
             ] {
                 let rmse = case.run();
                 assert!(rmse <= tolerance(p), "rmse {rmse:.3e} for {case:?}");
