@@ -385,23 +385,6 @@ pub(super) fn divisor_at_most(count: usize, cap: usize) -> usize {
     (1..=cap.max(1)).rev().find(|&d| count % d == 0).unwrap_or(1)
 }
 
-/// Lanes a CPU leaf holding two axes (a plane) longer than `max_leaf` keeps at least. Such a leaf works from
-/// L2 rather than L1, which pays for the pass over memory it saves only with enough lanes: measured on PoCL,
-/// axes 0 and 1 of 128^3 single took 7.7 ms as one 4-lane leaf against 10.9 as two passes; double, with 2
-/// lanes, 15.5 against 14.4.
-const CPU_PLANE_MIN_LANES: usize = 4;
-
-/// True when one kernel can hold `planes` planes of `n` points (two axes, `multidim`): within `max_leaf`, or
-/// on CPUs in local memory with `CPU_PLANE_MIN_LANES` lanes, while the planes fill those lanes for every
-/// work-item a launch wants.
-pub(super) fn plane_fits_one_kernel(n: usize, planes: usize, device: &DeviceInfo, precision: Precision) -> bool {
-    n <= max_leaf(device, precision)
-        || (is_cpu(device)
-            && tune().max_leaf.is_none()
-            && planes >= CPU_PLANE_MIN_LANES * cpu_items_wanted(device)
-            && cpu_leaf_fits(n, CPU_PLANE_MIN_LANES, device, precision))
-}
-
 /// How a leaf's transforms lie in its source: `row_bytes` from one element of a transform to the next (a
 /// transform of n elements spans n times that), and whether neighbouring lanes (transforms) read
 /// neighbouring complex values.
