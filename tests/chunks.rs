@@ -8,10 +8,7 @@ mod common;
 
 use common::*;
 
-fn small_chunks() {
-    // Every test here wants the same overrides, set before its first plan.
-    std::env::set_var("FFTX_TUNE", "max_leaf=64;chunk=16384");
-}
+common::env_before_main!("FFTX_TUNE", "max_leaf=64;chunk=16384");
 
 fn checked(case: Case) {
     let rmse = case.run();
@@ -20,7 +17,6 @@ fn checked(case: Case) {
 
 #[test]
 fn complex_chunks() {
-    small_chunks();
     checked(Case::new(&[1024]).batch(6));
     checked(Case::new(&[1024]).batch(6).double().in_place().backward());
     checked(Case::new(&[1024]).batch(4).planar(true, true).dists(1100, 1030));
@@ -29,7 +25,6 @@ fn complex_chunks() {
 
 #[test]
 fn real_chunks() {
-    small_chunks();
     for dir in [RealDir::R2C, RealDir::C2R] {
         for (n, batch, p) in [(2048, 6, Prec::Single), (1024, 3, Prec::Double)] {
             let rmse = RealCase::new(&[n], dir).batch(batch).precision(p).run();

@@ -3,31 +3,24 @@
 mod common;
 mod deep_cases;
 
-fn force_small_gpu_kernels() {
-    // Every test here wants the same overrides, set before its first plan.
-    std::env::set_var("FFTX_TUNE", "profile=gpu;max_leaf=16");
-}
+common::env_before_main!("FFTX_TUNE", "profile=gpu;max_leaf=16");
 
 #[test]
 fn with_scratch() {
-    force_small_gpu_kernels();
     deep_cases::with_scratch();
 }
 
 #[test]
 fn without_scratch() {
-    force_small_gpu_kernels();
     deep_cases::without_scratch();
 }
 
 #[test]
 fn real_axes_around_three_passes() {
-    force_small_gpu_kernels();
     deep_cases::real_axes_around_three_passes();
 }
 
 #[test]
 fn bluestein_in_passes() {
-    force_small_gpu_kernels();
     deep_cases::bluestein_in_passes();
 }

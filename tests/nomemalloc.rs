@@ -14,11 +14,18 @@ fn checked(case: Case) {
     assert!(rmse <= tolerance(case.precision), "rmse {rmse:.3e} for {case:?}");
 }
 
+/// Runs the tests here one at a time: one sets `CLFFT_REQUEST_LIB_NOMEMALLOC`, and setting a variable while
+/// another thread's PoCL reads the environment can crash getenv.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    GLOBAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Every case builds its own kernels (about a second each on PoCL), so each size here stands for a shape of
 /// split: 2^17 = 64 x 32 x 64, 2^20 = 1024 x 1024, 3^9 = 27 x 27 x 27, 3^10 = 243 x 243, 5^7 = 25 x 125 x 25,
 /// 10^5 = 50 x 40 x 50. Deeper splits run in `deep_cases`.
 #[test]
 fn powers_of_two_three_five_and_ten() {
+    let _serial = serial();
     for n in [1 << 17, 1 << 20, 3usize.pow(9), 3usize.pow(10), 5usize.pow(7), 10usize.pow(5)] {
         checked(Case::new(&[n]).in_place().no_mem_alloc(true));
     }
@@ -26,6 +33,7 @@ fn powers_of_two_three_five_and_ten() {
 
 #[test]
 fn both_precisions_directions_layouts_and_placements() {
+    let _serial = serial();
     checked(Case::new(&[1 << 16]).in_place().no_mem_alloc(true));
     checked(Case::new(&[1 << 15]).in_place().backward().no_mem_alloc(true));
     checked(Case::new(&[6000 * 6]).no_mem_alloc(true));
@@ -37,6 +45,7 @@ fn both_precisions_directions_layouts_and_placements() {
 /// 44100 = 210 x 210, 8640 = 12 x 60 x 12, 40898 = 13 x 242 x 13.
 #[test]
 fn mixed_lengths_with_a_square_factor() {
+    let _serial = serial();
     for n in [44100, 12 * 12 * 12 * 5, 2 * 121 * 169] {
         checked(Case::new(&[n]).in_place().no_mem_alloc(true));
     }
@@ -49,6 +58,7 @@ fn mixed_lengths_with_a_square_factor() {
 /// prime 1031 (a convolution of 2304 points) stands in for it.
 #[test]
 fn lengths_with_large_prime_factors() {
+    let _serial = serial();
     let device = fftx::runtime::device_info(ENV.device.as_core().as_raw() as _).expect("device facts");
     let one_kernel = |n| leaf::fits_bluestein_in_one_kernel(n, &device, fftx::codegen::Precision::Single);
     let long = if one_kernel(4097) {
@@ -69,6 +79,7 @@ fn lengths_with_large_prime_factors() {
 
 #[test]
 fn multidimensional_with_a_long_axis() {
+    let _serial = serial();
     checked(Case::new(&[1 << 14, 3]).in_place().no_mem_alloc(true));
     checked(Case::new(&[5, 1 << 14]).in_place().backward().no_mem_alloc(true));
 }
@@ -95,6 +106,7 @@ fn bake(n: usize, on: Option<bool>) -> (i32, usize) {
 
 #[test]
 fn lengths_without_a_split_fall_back_to_scratch() {
+    let _serial = serial();
     // 2 * 3 * 5 * 7 * 11 * 13 has no square factor but 1, so, as in clFFT, the request gives way to scratch.
     let odd = 2 * 3 * 5 * 7 * 11 * 13;
     let (status, tmp) = bake(odd, Some(true));
@@ -107,7 +119,7 @@ fn lengths_without_a_split_fall_back_to_scratch() {
 
 #[test]
 fn the_environment_variable_is_read_at_setup_and_the_plan_setting_wins() {
-    let _serial = GLOBAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let mode = |plan: clfftPlanHandle| {
         let mut on = -1;
         check(unsafe { fftxGetPlanNoMemAlloc(plan, &mut on) }, "get");

@@ -11,8 +11,9 @@ use common::*;
 
 #[test]
 fn transforms_through_opencl_shuffles() {
-    // Set before the first plan in this test binary.
-    std::env::set_var("FFTX_BUILD_OPTIONS", "-DOPENCL_SHUFFLES");
+    // Set before the first plan, by this binary's only test thread.
+    let options = std::env::var("FFTX_BUILD_OPTIONS").unwrap_or_default();
+    std::env::set_var("FFTX_BUILD_OPTIONS", format!("{options} -DOPENCL_SHUFFLES"));
     for p in [Prec::Single, Prec::Double] {
         for case in [
             Case::new(&[64]).batch(16).precision(p),

@@ -17,15 +17,44 @@ pub struct Env {
     pub device: Device,
 }
 
-/// The shared context. Compiled kernels are cached under `target/` so repeated runs skip compilation.
-pub static ENV: Lazy<Env> = Lazy::new(|| {
+/// Sets what every test binary wants in its environment before `main` starts a thread: `set_var` while
+/// another thread reads the environment from C (PoCL calls getenv as it builds programs) can crash glibc's
+/// getenv, as a run of `fftx_api` did when one test set these while the others baked. Compiled kernels are
+/// cached under `target/` so repeated runs skip compilation, and a compiler warning in a kernel fails the
+/// test that builds it.
+#[used]
+#[link_section = ".init_array"]
+static SET_TEST_ENV: extern "C" fn() = set_test_env;
+
+extern "C" fn set_test_env() {
     if std::env::var_os("FFTX_CACHE_DIR").is_none() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target").join("fftx-test-cache");
         std::env::set_var("FFTX_CACHE_DIR", dir);
     }
-    // A compiler warning in a kernel fails the test that builds it; a test binary may set options of its own.
     let options = std::env::var("FFTX_BUILD_OPTIONS").unwrap_or_default();
     std::env::set_var("FFTX_BUILD_OPTIONS", format!("-Werror {options}").trim_end());
+}
+
+/// Sets `name` to `value` before `main` (see `SET_TEST_ENV`) for the whole test binary, as every test in
+/// it wants before its first plan.
+#[allow(unused_macros)]
+macro_rules! env_before_main {
+    ($name:literal, $value:literal) => {
+        #[used]
+        #[link_section = ".init_array"]
+        static ENV_BEFORE_MAIN: extern "C" fn() = {
+            extern "C" fn set() {
+                std::env::set_var($name, $value);
+            }
+            set
+        };
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use env_before_main;
+
+/// The shared context.
+pub static ENV: Lazy<Env> = Lazy::new(|| {
     let platform = Platform::default();
     let device = Device::first(platform).expect("an OpenCL device (install pocl-opencl-icd)");
     let context = Context::builder().platform(platform).devices(device).build().expect("context");
