@@ -223,7 +223,8 @@ mod tests {
         assert_eq!(planes(&problem(c2r, &[16, 16, 16], false, single)), [Some(16), None]);
         assert_eq!(planes(&problem(c2r, &[16, 16, 16], true, single)), [Some(16), None]);
         assert_eq!(planes(&problem(r2c, &[9, 12, 5, 3], false, single)), [None, Some(12), None]);
-        // Planes over `STRIDED_PLANE_MAX_BYTES`, and axes whose strides leave gaps, run one pass per axis.
+        // 32^3 single takes `STRIDED_PLANE_MAX_BYTES` to the byte; double takes twice that and, like axes whose
+        // strides leave gaps, runs one pass per axis.
         assert_eq!(planes(&problem(r2c, &[32, 32, 32], false, single)), [None, Some(32)]);
         assert_eq!(planes(&problem(r2c, &[32, 32, 32], false, Precision::Double)), [None, None, None]);
         let mut gaps = problem(r2c, &[16, 16, 16], false, single);
