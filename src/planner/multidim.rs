@@ -89,8 +89,9 @@ fn c2r_dst(ctx: &mut Ctx, current: BufRef) -> BufRef {
 /// plane per transform: when the plane is at most `max_leaf` long and packed on both sides (the next axis's
 /// stride `n` times that of `first`, and C2C rows contiguous). The data then crosses memory once for both
 /// axes, not twice. A longer plane would work from a CPU's L2 with few lanes, which lost to two passes on
-/// PoCL (Intel Xeon, medians of 3 rounds): 128 x 128 single took 1.59x the time of two passes, 128^3
-/// single 1.37x, 64 x 128 single 1.22x and double 1.30x.
+/// PoCL (Intel Xeon, medians of 3-4 rounds): 128 x 128 single took 1.59x the time of two passes, 128^3
+/// single 1.37x, 64 x 128 single 1.22x and double 1.30x, 120 x 120 single 1.54x, 80 x 160 single 1.33x;
+/// only 100 x 100 single ran faster as a plane, in 0.81x the time.
 fn plane_rows(ctx: &Ctx, first: usize, src: BufRef, dst: BufRef) -> Option<usize> {
     let problem = ctx.problem;
     if problem.lengths.len() < first + 2 {
