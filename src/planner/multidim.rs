@@ -22,21 +22,19 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         children.push(real::r2c(ctx, batch_dims(ctx, &[0], current), current, BufRef::Output)?);
         current = BufRef::Output;
     }
-    // Two complex axes or more: a C2R's first pass goes to scratch (`c2r_dst`) with a plane or without.
-    let first = complex_axes.first().copied().unwrap_or(0);
-    let plane_dst = match kind {
-        TransformKind::C2R if complex_axes.len() >= 2 => Some(c2r_dst(ctx, current)),
-        TransformKind::C2R => None,
-        _ => Some(BufRef::Output),
-    };
-    let plane = plane_dst.and_then(|dst| plane_rows(ctx, first, current, dst).map(|n| (n, dst)));
-    if let Some((n, plane_dst)) = plane {
-        let fft = LogicalDim::along(Axis::Dim(first), n * problem.lengths[first + 1], 1, 1);
-        let batch = batch_dims(ctx, &[first, first + 1], current);
-        let job = Job { plane_n0: Some(n), ..Job::complex(fft, batch, current, plane_dst) };
-        children.push(ctx.plan_job(job)?);
-        current = plane_dst;
-        complex_axes.retain(|&axis| axis > first + 1);
+    if let [first, second, ..] = complex_axes[..] {
+        // A C2R's first complex pass goes to scratch (`c2r_dst`) with a plane or without.
+        let dst = if kind == TransformKind::C2R { c2r_dst(ctx, current) } else { BufRef::Output };
+        if let Some(n) = plane_rows(ctx, first, current, dst) {
+            let fft = LogicalDim::along(Axis::Dim(first), n * problem.lengths[second], 1, 1);
+            let job = Job {
+                plane_n0: Some(n),
+                ..Job::complex(fft, batch_dims(ctx, &[first, second], current), current, dst)
+            };
+            children.push(ctx.plan_job(job)?);
+            current = dst;
+            complex_axes.retain(|&axis| axis > second);
+        }
     }
     // An uncached 2D C2C out of place on a CPU: axis 0 writes scratch, and axis 1 reads it and writes the
     // output, rather than running in place with its long stride (`leaf::CPU_CACHED_BYTES`).
@@ -94,9 +92,6 @@ fn c2r_dst(ctx: &mut Ctx, current: BufRef) -> BufRef {
 /// only 100 x 100 single ran faster as a plane, in 0.81x the time.
 fn plane_rows(ctx: &Ctx, first: usize, src: BufRef, dst: BufRef) -> Option<usize> {
     let problem = ctx.problem;
-    if problem.lengths.len() < first + 2 {
-        return None;
-    }
     let lengths = problem.complex_lengths();
     let (n, next) = (lengths[first], lengths[first + 1]);
     let packed = |buffer: BufRef| {
