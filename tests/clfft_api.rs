@@ -577,3 +577,32 @@ fn a_scratch_buffer_of_the_reported_size_is_used() {
     assert!(tmp.download().iter().any(|v| !v.re.is_nan()), "the plan did not work in the caller's scratch buffer");
     destroy(plan);
 }
+
+#[test]
+fn a_plan_destroyed_before_its_transform_ran_still_transforms() {
+    // The transform waits on an event the application has not completed yet when the plan goes. The plan's
+    // own scratch (8 MiB here, in place) must stay usable until the transform has completed: fftx gives its
+    // pages back only then.
+    let n = 1 << 20;
+    let plan = create(&[n]);
+    check(clfftSetResultLocation(plan, INPLACE), "placeness");
+    check(bake(plan), "bake");
+    let mut bytes = 0;
+    check(unsafe { clfftGetTmpBufSize(plan, &mut bytes) }, "tmp size");
+    assert!(bytes >= 8 * n, "{bytes} bytes of scratch for {n} points");
+    let input = random_complex(n, 17);
+    let data = DeviceData::upload(&input, Prec::Single, false);
+    let mut err = 0;
+    let gate = unsafe { ocl::ffi::clCreateUserEvent(context_ptr(), &mut err) };
+    assert_eq!(err, 0, "clCreateUserEvent");
+    let mut event = [ptr::null_mut()];
+    check(
+        enqueue(plan, &mut [queue_ptr()], (1, &gate), &mut event, data.mems(), NO_BUFFERS, ptr::null_mut()),
+        "enqueue",
+    );
+    destroy(plan);
+    assert_eq!(unsafe { ocl::ffi::clSetUserEventStatus(gate, ocl::ffi::CL_COMPLETE) }, 0, "clSetUserEventStatus");
+    finish(event[0]);
+    unsafe { ocl::ffi::clReleaseEvent(gate) };
+    assert_forward_transforms(&input, &data.download(), n);
+}

@@ -77,19 +77,19 @@ fn create_bake_destroy_cycles_keep_the_resident_set_flat() {
 
 #[test]
 fn plans_that_ran_give_back_their_scratch() {
-    // 2^20 points take 8 MiB of scratch, which a plan allocates when it first runs (on a CPU, host memory in
-    // 2 MiB pages, unmapped by the buffer's destructor): 160 cycles that each leaked it would grow the
-    // resident set by 1.3 GB. Now and then the reading holds two more scratch buffers than the one before
-    // (+16.94 MB, 8 huge pages; seen both ways, the "before" high and the "after" back down, so released
-    // later, not lost): the runtime frees a buffer only once it has retired the commands that used it, and
-    // the last plans' may still wait. Those two are allowed on top of the limit; a leak would be 80 times
-    // more.
+    // 2^20 points take 8 MiB of scratch, which a plan allocates when it first runs, and 8 MiB for each of the
+    // input and output it stages host data in: 160 cycles that each leaked them would grow the resident set
+    // by 4 GB. On a CPU they are host pages that go back to the system once the plan's last command has
+    // completed, not when the runtime gets round to destroying the buffers (PoCL 3.1 did so only later: two
+    // of them were still held now and then, +16.9 MB, before fftx gave their pages back itself). The output
+    // vector is made once: the C allocator keeps freed 8 MiB blocks resident for reuse.
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     once_cell::sync::Lazy::force(&ENV);
     let n = 1 << 20;
     let input = vec![fftxComplex { x: 1.0, y: 0.0 }; n];
+    let output = std::cell::RefCell::new(vec![fftxComplex::default(); n]);
     let grown = growth("cuFFT-style API, run once", 40, 160, |_| {
-        let mut output = vec![fftxComplex::default(); n];
+        let mut output = output.borrow_mut();
         let mut plan = 0;
         assert_eq!(unsafe { fftxPlan1d(&mut plan, n as i32, fftxType_t::FFTX_C2C as fftxType, 1) }, FFTX_SUCCESS);
         let status = unsafe { fftxExecC2C(plan, input.as_ptr() as *mut _, output.as_mut_ptr(), FFTX_FORWARD) };
@@ -98,8 +98,7 @@ fn plans_that_ran_give_back_their_scratch() {
         // All ones: the whole spectrum is the DC value n.
         assert_eq!((output[0].x, output[0].y, output[1].x, output[n - 1].y), (n as f32, 0.0, 0.0, 0.0));
     });
-    let scratch_bytes = 8 * n as i64;
-    assert!(grown < LIMIT_BYTES + 2 * scratch_bytes, "plans that ran grew the resident set by {grown} bytes");
+    assert!(grown < LIMIT_BYTES, "plans that ran grew the resident set by {grown} bytes");
 }
 
 #[test]

@@ -11,7 +11,8 @@ use crate::planner::{self, TransformKind};
 use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawMem};
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
 use crate::runtime::transfer::{sub_buffer, sub_buffer_alignment};
-use crate::runtime::{device_info, Buffer, Context, DeviceInfo, Queue};
+use crate::runtime::working::{self, WorkingBuffer};
+use crate::runtime::{device_info, Buffer, Context, DeviceInfo, DeviceKind, Event, Queue};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -283,7 +284,20 @@ pub struct CuPlan {
     variants: [Option<Plan>; 2],
     work_area: Option<DeviceRegion>,
     auto_allocation: bool,
-    staging: Vec<Buffer>,
+    staging: Staging,
+}
+
+/// Device buffers kept for host executions, and the last command that used them; retired when dropped.
+#[derive(Default)]
+struct Staging {
+    buffers: Vec<WorkingBuffer>,
+    last_use: Option<Event>,
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        working::retire(self.buffers.drain(..), self.last_use.as_ref());
+    }
 }
 
 impl Default for CuPlan {
@@ -300,7 +314,7 @@ impl CuPlan {
             variants: [None, None],
             work_area: None,
             auto_allocation: true,
-            staging: vec![],
+            staging: Staging::default(),
         }
     }
 
@@ -374,7 +388,7 @@ impl CuPlan {
         };
         if old.context()? != new.context()? || old.device()? != new.device()? {
             self.variants = [None, None];
-            self.staging.clear();
+            self.staging = Staging::default();
         }
         self.stream = queue;
         Ok(())
@@ -502,37 +516,41 @@ impl CuPlan {
                 ),
             );
         }
-        let context = context_of(&queue)?;
-        self.stage(&context, &buffers)?;
-        let staging = self.staging.clone();
+        self.stage(&context_of(&queue)?, device.kind, &buffers)?;
+        let staging: Vec<RawMem> = self.staging.buffers.iter().map(|b| b.raw()).collect();
         let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
-        match data {
+        let (transformed, read) = match data {
             HostData::InPlace(data) => {
-                write_buffer(queue.raw(), staging[0].raw(), 0, &data[..in_bytes])?;
-                baked.enqueue(direction, 1.0, &queue, &[], &[staging[0].raw()], &[], None)?;
-                read_buffer(queue.raw(), staging[0].raw(), 0, &mut data[..out_bytes])
+                write_buffer(queue.raw(), staging[0], 0, &data[..in_bytes])?;
+                let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[], None)?;
+                (transformed, read_buffer(queue.raw(), staging[0], 0, &mut data[..out_bytes]))
             }
             HostData::Separate(input, output) => {
-                write_buffer(queue.raw(), staging[0].raw(), 0, &input[..in_bytes])?;
+                write_buffer(queue.raw(), staging[0], 0, &input[..in_bytes])?;
                 // The transform writes only its values; what lies between them must come back unchanged.
                 if shape.output_has_gaps(false) {
-                    write_buffer(queue.raw(), staging[1].raw(), 0, &output[..out_bytes])?;
+                    write_buffer(queue.raw(), staging[1], 0, &output[..out_bytes])?;
                 }
-                baked.enqueue(direction, 1.0, &queue, &[], &[staging[0].raw()], &[staging[1].raw()], None)?;
-                read_buffer(queue.raw(), staging[1].raw(), 0, &mut output[..out_bytes])
+                let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[staging[1]], None)?;
+                (transformed, read_buffer(queue.raw(), staging[1], 0, &mut output[..out_bytes]))
             }
-        }
+        };
+        // The read that follows blocks: once the transform has completed, only it may still use the staging.
+        self.staging.last_use = Some(transformed);
+        read
     }
 
     /// Device buffers of at least `sizes` bytes for host executions, kept from one execution to the next.
-    fn stage(&mut self, context: &Context, sizes: &[usize]) -> Result<()> {
+    fn stage(&mut self, context: &Context, kind: DeviceKind, sizes: &[usize]) -> Result<()> {
+        let staging = &mut self.staging;
         for (i, &bytes) in sizes.iter().enumerate() {
-            if self.staging.get(i).map_or(true, |b| b.size().map_or(true, |s| s < bytes)) {
-                let buffer = Buffer::create(context, bytes)?;
-                if i < self.staging.len() {
-                    self.staging[i] = buffer;
+            if staging.buffers.get(i).map_or(true, |b| b.size().map_or(true, |s| s < bytes)) {
+                let buffer = WorkingBuffer::new(context, kind, bytes)?;
+                if i < staging.buffers.len() {
+                    let outgrown = std::mem::replace(&mut staging.buffers[i], buffer);
+                    working::retire([outgrown], staging.last_use.as_ref());
                 } else {
-                    self.staging.push(buffer);
+                    staging.buffers.push(buffer);
                 }
             }
         }

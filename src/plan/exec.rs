@@ -8,6 +8,7 @@ use crate::log::Topic;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
 use crate::runtime::cache::Lookup;
 use crate::runtime::cl::{RawEvent, RawMem};
+use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, DeviceKind, Event, Kernel, Program, Queue};
 
 struct Launch {
@@ -16,6 +17,16 @@ struct Launch {
     /// last chunk of the batch (the furthest).
     src_reach: usize,
     dst_reach: usize,
+}
+
+impl Drop for Baked {
+    fn drop(&mut self) {
+        let staging = [&mut self.pre_callback, &mut self.post_callback]
+            .into_iter()
+            .flatten()
+            .flat_map(|pass| std::mem::take(&mut pass.staging));
+        working::retire(self.own_tmp.take().into_iter().chain(staging), self.last_run.as_ref());
+    }
 }
 
 pub struct Baked {
@@ -30,9 +41,10 @@ pub struct Baked {
     out_planar: bool,
     in_place: bool,
     tmp_bytes: usize,
-    own_tmp: Option<Buffer>,
-    /// The device is a CPU: the plan's own scratch is host memory in 2 MiB pages (`Buffer::in_huge_pages`).
-    host_scratch: bool,
+    own_tmp: Option<WorkingBuffer>,
+    device_kind: DeviceKind,
+    /// The last command of the latest launch, after which the plan's own buffers are free.
+    last_run: Option<Event>,
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
     /// Until the first launch: the disk-cache writes of the programs the bake built may be pending, and the
@@ -52,7 +64,7 @@ struct CallbackPass {
     local_bytes: usize,
     userdata: Option<Buffer>,
     /// One buffer per plane, `plane_bytes` each.
-    staging: Vec<Buffer>,
+    staging: Vec<WorkingBuffer>,
     plane_bytes: usize,
 }
 
@@ -301,8 +313,9 @@ impl Baked {
                 CallbackStage::Post => (out_bytes, problem.output.planar),
             };
             let (global, local) = kernel.work_size();
-            let staging =
-                (0..if planar { 2 } else { 1 }).map(|_| Buffer::create(&context, bytes)).collect::<Result<_>>()?;
+            let staging = (0..if planar { 2 } else { 1 })
+                .map(|_| WorkingBuffer::new(&context, device.kind, bytes))
+                .collect::<Result<_>>()?;
             let pass = CallbackPass {
                 kernel: Kernel::create(&program, source.entry)?,
                 params: Buffer::with_data(&context, &kernel.params())?,
@@ -362,7 +375,8 @@ impl Baked {
             exec,
             launches,
             own_tmp: None,
-            host_scratch: device.kind == DeviceKind::Cpu,
+            device_kind: device.kind,
+            last_run: None,
             pre_callback,
             post_callback,
             first_launch: true,
@@ -492,10 +506,12 @@ impl Baked {
         });
         let done = enqueue_chain(queue, &wait, steps)?
             .ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "a plan without steps"))?;
-        match (&self.post_callback, user_outputs) {
-            (Some(post), Some(user_outputs)) => post.enqueue(queue, outputs, user_outputs, &[done.raw()]),
-            _ => Ok(done),
-        }
+        let last = match (&self.post_callback, user_outputs) {
+            (Some(post), Some(user_outputs)) => post.enqueue(queue, outputs, user_outputs, &[done.raw()])?,
+            _ => done,
+        };
+        self.last_run = Some(last.clone());
+        Ok(last)
     }
 
     /// The one or two planes of a user buffer set, checked against the bytes the plan reaches, and the
@@ -548,11 +564,7 @@ impl Baked {
         let own = match &self.own_tmp {
             Some(b) => b.raw(),
             None => {
-                let buffer = if self.host_scratch {
-                    Buffer::in_huge_pages(&self.context, self.tmp_bytes)?
-                } else {
-                    Buffer::create(&self.context, self.tmp_bytes)?
-                };
+                let buffer = WorkingBuffer::new(&self.context, self.device_kind, self.tmp_bytes)?;
                 self.own_tmp.insert(buffer).raw()
             }
         };

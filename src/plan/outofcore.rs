@@ -18,6 +18,7 @@ use crate::log::Topic;
 use crate::planner::factor;
 use crate::runtime::cl::RawEvent;
 use crate::runtime::transfer::{HostStream, Rect};
+use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, Kernel, Queue};
 
 /// How much device memory the slabs may use.
@@ -108,8 +109,11 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
     let low = upload_table(context, &low, precision)?;
     let high = upload_table(context, &high, precision)?;
 
-    let per_queue = |bytes: usize| -> Result<[Buffer; 2]> {
-        Ok([Buffer::create(context, bytes.max(1))?, Buffer::create(context, bytes.max(1))?])
+    let per_queue = |bytes: usize| -> Result<[WorkingBuffer; 2]> {
+        Ok([
+            WorkingBuffer::new(context, device.kind, bytes.max(1))?,
+            WorkingBuffer::new(context, device.kind, bytes.max(1))?,
+        ])
     };
     let first = per_queue(slabs.buffer_bytes)?;
     let second = per_queue(slabs.buffer_bytes)?;
@@ -197,6 +201,8 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
         }
         stream.finish()?;
     }
+    // Both streams finished: no command uses the slabs any more.
+    working::retire(first.into_iter().chain(second).chain(tmp), None);
     crate::log!(Topic::Info, "out-of-core transform of {n} x {batch} in {:.3} s", started.elapsed().as_secs_f64());
     Ok(())
 }

@@ -256,53 +256,16 @@ impl Buffer {
         Ok((buffer, svm as usize))
     }
 
-    /// A buffer of `bytes` bytes in host memory mapped here and offered to the kernel for 2 MiB pages
-    /// (`MADV_HUGEPAGE`, taken where transparent huge pages are enabled or on `madvise`): for a CPU device,
-    /// whose buffers are host memory anyway, so that passes striding across pages miss the TLB less. The
-    /// mapping is undone by the buffer's destructor callback; where it cannot be made, or the buffer would
-    /// not fill one such page (whose first touch takes all of it), a plain buffer.
-    pub fn in_huge_pages(context: &Context, bytes: usize) -> Result<Buffer> {
-        if bytes < HUGE_PAGE {
-            return Buffer::create(context, bytes);
-        }
-        let span = bytes.div_ceil(HUGE_PAGE) * HUGE_PAGE;
-        let len = span + HUGE_PAGE;
-        // SAFETY: an anonymous private mapping at an address of the kernel's choosing touches nothing else.
-        let mapped = unsafe {
-            libc::mmap(
-                ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if mapped == libc::MAP_FAILED {
-            crate::log!(crate::log::Topic::Info, "no host mapping of {len} bytes; a plain buffer instead");
-            return Buffer::create(context, bytes);
-        }
-        let start = (mapped as usize).next_multiple_of(HUGE_PAGE);
-        // SAFETY: [start, start + span) lies inside the mapping just made; the advice only changes its paging.
-        if unsafe { libc::madvise(start as *mut c_void, span, libc::MADV_HUGEPAGE) } != 0 {
-            crate::log!(crate::log::Topic::Info, "the kernel declined 2 MiB pages for a buffer; 4 KiB pages instead");
-        }
-        let storage = HostMapping { pointer: mapped as usize, len, start };
-        let buffer = Buffer::stored_in(context, bytes, storage, "clCreateBuffer(CL_MEM_USE_HOST_PTR)")?;
-        crate::log!(crate::log::Topic::Info, "allocated a host buffer of {bytes} bytes in 2 MiB pages");
-        Ok(buffer)
-    }
-
     /// A buffer of `bytes` bytes whose storage is `storage` (`CL_MEM_USE_HOST_PTR`), which the buffer's
     /// destructor callback releases once the runtime destroys the buffer; on failure it is released here.
-    fn stored_in<S: HostStorage>(context: &Context, bytes: usize, storage: S, call: &str) -> Result<Buffer> {
+    pub(super) fn stored_in<S: HostStorage>(context: &Context, bytes: usize, storage: S, call: &str) -> Result<Buffer> {
         let mut err = 0;
         let flags = cl::CL_MEM_READ_WRITE | cl::CL_MEM_USE_HOST_PTR;
         // SAFETY: the storage holds `bytes` bytes that stay until it is released.
         let raw = unsafe { cl::clCreateBuffer(context.0, flags, bytes, storage.address(), &mut err) };
         if let Err(e) = check(err, call) {
-            // SAFETY: no buffer uses the storage.
-            unsafe { storage.release() };
+            // No buffer uses the storage.
+            drop(storage);
             return Err(e);
         }
         // SAFETY: `raw` was just created and is owned here.
@@ -314,7 +277,7 @@ impl Buffer {
             drop(buffer);
             // SAFETY: the callback was not registered, so the box is still ours alone, and the buffer that used
             // the storage is gone (no command ever used it).
-            unsafe { Box::from_raw(owner).release() };
+            drop(unsafe { Box::from_raw(owner) });
             return Err(e);
         }
         Ok(buffer)
@@ -536,6 +499,15 @@ impl Event {
         check(unsafe { cl::clWaitForEvents(1, &self.0) }, "clWaitForEvents")
     }
 
+    /// The command's execution status: `CL_COMPLETE` (0) once done, negative when it failed.
+    pub fn status(&self) -> Result<cl_int> {
+        unsafe {
+            info_value("clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)", |size, value, ret| {
+                cl::clGetEventInfo(self.0, cl::CL_EVENT_COMMAND_EXECUTION_STATUS, size, value, ret)
+            })
+        }
+    }
+
     /// Execution time in seconds from profiling information (queues created with profiling).
     pub fn profiled_seconds(&self) -> Result<f64> {
         let get = |param| unsafe {
@@ -663,34 +635,11 @@ pub fn all_devices() -> Result<Vec<(cl::cl_platform_id, cl_device_id)>> {
     Ok(out)
 }
 
-/// The 2 MiB page, the alignment of a `Buffer::in_huge_pages` buffer.
-const HUGE_PAGE: usize = 2 << 20;
-
-/// Memory a `Buffer::stored_in` buffer stores in, released by the buffer's destructor callback.
-trait HostStorage {
+/// Memory a `Buffer::stored_in` buffer stores in, which dropping releases: the buffer's destructor callback
+/// drops it once the runtime destroys the buffer, so no command uses it any more.
+pub(super) trait HostStorage {
     /// Where the buffer's bytes start.
     fn address(&self) -> *mut c_void;
-    /// # Safety
-    /// Nothing may use the memory any more.
-    unsafe fn release(&self);
-}
-
-/// The host mapping behind a `Buffer::in_huge_pages` buffer, whose bytes start at `start` in it.
-struct HostMapping {
-    pointer: usize,
-    len: usize,
-    start: usize,
-}
-
-impl HostStorage for HostMapping {
-    fn address(&self) -> *mut c_void {
-        self.start as *mut c_void
-    }
-
-    unsafe fn release(&self) {
-        // SAFETY: the caller's promise; the pointer and length are those mmap returned and took.
-        unsafe { libc::munmap(self.pointer as *mut c_void, self.len) };
-    }
 }
 
 /// The SVM behind a `Buffer::shared` buffer.
@@ -703,9 +652,12 @@ impl HostStorage for SharedMemory {
     fn address(&self) -> *mut c_void {
         self.pointer as *mut c_void
     }
+}
 
-    unsafe fn release(&self) {
-        // SAFETY: the caller's promise; the buffer kept the context alive until its destructor callbacks ran.
+impl Drop for SharedMemory {
+    fn drop(&mut self) {
+        // SAFETY: dropped by the buffer's destructor callback (or where no buffer used it), and the buffer kept
+        // the context alive until its destructor callbacks ran.
         unsafe { clSVMFree(self.context as cl_context, self.pointer as *mut c_void) };
     }
 }
@@ -713,5 +665,5 @@ impl HostStorage for SharedMemory {
 extern "C" fn release_storage<S: HostStorage>(_buffer: cl_mem, owner: *mut c_void) {
     // SAFETY: `owner` is the box `Buffer::stored_in` leaked for this buffer, and the runtime calls this once,
     // when no command uses the memory any more.
-    unsafe { Box::from_raw(owner as *mut S).release() };
+    drop(unsafe { Box::from_raw(owner as *mut S) });
 }

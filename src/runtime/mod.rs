@@ -8,7 +8,9 @@ pub mod devmem;
 pub mod per_context;
 pub mod select;
 pub mod transfer;
+pub mod working;
 
 pub use cl::{Arg, Buffer, Context, Event, Kernel, Program, Queue};
 pub use device::{device_info, DeviceInfo, DeviceKind};
 pub use select::default_device;
+pub use working::WorkingBuffer;
