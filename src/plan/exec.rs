@@ -19,16 +19,6 @@ struct Launch {
     dst_reach: usize,
 }
 
-impl Drop for Baked {
-    fn drop(&mut self) {
-        let staging = [&mut self.pre_callback, &mut self.post_callback]
-            .into_iter()
-            .flatten()
-            .flat_map(|pass| std::mem::take(&mut pass.staging));
-        working::retire(self.own_tmp.take().into_iter().chain(staging), self.last_run.as_ref());
-    }
-}
-
 pub struct Baked {
     device: usize,
     context: Context,
@@ -51,6 +41,17 @@ pub struct Baked {
     /// launch waits for every pending write, those among them (`cache::wait_for_writes`), so that none
     /// compiles alongside the transform.
     first_launch: bool,
+}
+
+/// The plan's own buffers go once its last launch has completed (`working::retire`).
+impl Drop for Baked {
+    fn drop(&mut self) {
+        let staging = [&mut self.pre_callback, &mut self.post_callback]
+            .into_iter()
+            .flatten()
+            .flat_map(|pass| std::mem::take(&mut pass.staging));
+        working::retire(self.own_tmp.take().into_iter().chain(staging), self.last_run.as_ref());
+    }
 }
 
 /// A callback's pass, and the plan's own copy of its side: the input the transform then reads (pre), or the

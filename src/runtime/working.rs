@@ -63,8 +63,9 @@ pub fn retire(buffers: impl IntoIterator<Item = WorkingBuffer>, last_use: Option
     if pages.is_empty() {
         return;
     }
-    let pending = last_use.filter(|event| event.status().is_ok_and(|status| status > cl::CL_COMPLETE));
-    let Some(event) = pending else {
+    // Complete, or failed (negative). A status that cannot be read counts as pending.
+    let done = |event: &&Event| event.status().is_ok_and(|status| status <= cl::CL_COMPLETE);
+    let Some(event) = last_use.filter(|event| !done(event)) else {
         pages.iter().for_each(|p| p.discard());
         return;
     };
