@@ -410,8 +410,9 @@ fn device_memory_at_any_offset() {
     let plan = plan_for(&[n], complex_type(Prec::Single), batch);
     let bytes = n * batch * 8;
     let mut input = Values::new(&interleave(&x), Prec::Single);
-    // Offsets: none (the allocation itself), 128 bytes (a sub-buffer) and 8 bytes (staged through a copy).
-    for (in_offset, out_offset) in [(0, 0), (128, 256), (8, 24)] {
+    // Offsets: none (the allocation itself), 128 bytes (a sub-buffer) and 8 or 24 bytes (staged through a
+    // copy): the plan keeps its staging buffers, so the later cases take the ones the earlier ones left.
+    for (in_offset, out_offset) in [(0, 0), (128, 256), (8, 24), (0, 24), (8, 0), (8, 24)] {
         let area = malloc(2 * bytes + 1024);
         let device_in = unsafe { area.cast::<u8>().add(in_offset) }.cast::<c_void>();
         let device_out = unsafe { area.cast::<u8>().add(bytes + 512 + out_offset) }.cast::<c_void>();
@@ -564,17 +565,25 @@ fn work_areas_and_automatic_allocation() {
     copy(data, input.ptr(), n * 8, fftxMemcpyKind_t::FFTX_MEMCPY_HOST_TO_DEVICE);
     assert_eq!(unsafe { fftxExecC2C(plan, data.cast(), data.cast(), FFTX_FORWARD) }, FFTX_NO_WORKSPACE);
     let area = malloc(work);
-    ok(fftxSetWorkArea(plan, area), "set work area");
-    ok(unsafe { fftxExecC2C(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "exec with work area");
-    let mut result = Values::zeros(2 * n, Prec::Single);
-    copy(result.ptr(), data, n * 8, fftxMemcpyKind_t::FFTX_MEMCPY_DEVICE_TO_HOST);
-    let error = nrmse(&result.complex(), &reference_fft(&x, &[n], Dir::Forward));
-    assert!(error < tolerance(Prec::Single), "error {error:e}");
+    // Work areas at an offset no sub-buffer starts at: with room to start at the next one, and without (then
+    // a staging buffer stands in).
+    let roomy = malloc(work + 1024);
+    let tight = malloc(work + 8);
+    for (what, at) in [("the allocation", area), ("an offset with room", roomy), ("an offset without room", tight)] {
+        let at = if at == area { at } else { unsafe { at.cast::<u8>().add(8) }.cast::<c_void>() };
+        copy(data, input.ptr(), n * 8, fftxMemcpyKind_t::FFTX_MEMCPY_HOST_TO_DEVICE);
+        ok(fftxSetWorkArea(plan, at), "set work area");
+        ok(unsafe { fftxExecC2C(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "exec with work area");
+        let mut result = Values::zeros(2 * n, Prec::Single);
+        copy(result.ptr(), data, n * 8, fftxMemcpyKind_t::FFTX_MEMCPY_DEVICE_TO_HOST);
+        let error = nrmse(&result.complex(), &reference_fft(&x, &[n], Dir::Forward));
+        assert!(error < tolerance(Prec::Single), "work area at {what}: error {error:e}");
+    }
     // Host memory needs no work area from the caller.
     let mut output = Values::zeros(2 * n, Prec::Single);
     ok(unsafe { fftxExecC2C(plan, input.ptr().cast(), output.ptr().cast(), FFTX_FORWARD) }, "host exec");
     assert!(nrmse(&output.complex(), &reference_fft(&x, &[n], Dir::Forward)) < tolerance(Prec::Single));
-    for p in [data, area] {
+    for p in [data, area, roomy, tight] {
         ok(fftxFree(p), "free");
     }
     ok(fftxDestroy(plan), "destroy");

@@ -8,7 +8,7 @@ use super::{Direction, Layout, Plan, Settings};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner::{self, TransformKind};
-use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawMem};
+use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawEvent, RawMem};
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
 use crate::runtime::transfer::{sub_buffer, sub_buffer_alignment};
 use crate::runtime::working::{self, WorkingBuffer};
@@ -284,14 +284,36 @@ pub struct CuPlan {
     variants: [Option<Plan>; 2],
     work_area: Option<DeviceRegion>,
     auto_allocation: bool,
+    /// Device buffers for host executions.
     staging: Staging,
+    /// Device buffers standing in for regions of device executions at offsets the device makes no
+    /// sub-buffers at.
+    region_staging: Staging,
 }
 
-/// Device buffers kept for host executions, and the last command that used them; retired when dropped.
+/// Device buffers kept from one execution to the next, and the last command that used them; retired when
+/// dropped.
 #[derive(Default)]
 struct Staging {
     buffers: Vec<WorkingBuffer>,
     last_use: Option<Event>,
+}
+
+impl Staging {
+    /// Buffer `index`, of at least `bytes` bytes: the one kept there, or a new one where there is none yet or
+    /// it is smaller (the smaller one is retired). Buffers below `index` must exist.
+    fn at_least(&mut self, context: &Context, kind: DeviceKind, index: usize, bytes: usize) -> Result<&Buffer> {
+        if self.buffers.get(index).map_or(true, |b| b.size().map_or(true, |s| s < bytes)) {
+            let buffer = WorkingBuffer::new(context, kind, bytes)?;
+            if index < self.buffers.len() {
+                let outgrown = std::mem::replace(&mut self.buffers[index], buffer);
+                working::retire([outgrown], self.last_use.as_ref());
+            } else {
+                self.buffers.push(buffer);
+            }
+        }
+        Ok(&self.buffers[index])
+    }
 }
 
 impl Drop for Staging {
@@ -315,6 +337,7 @@ impl CuPlan {
             work_area: None,
             auto_allocation: true,
             staging: Staging::default(),
+            region_staging: Staging::default(),
         }
     }
 
@@ -389,6 +412,7 @@ impl CuPlan {
         if old.context()? != new.context()? || old.device()? != new.device()? {
             self.variants = [None, None];
             self.staging = Staging::default();
+            self.region_staging = Staging::default();
         }
         self.stream = queue;
         Ok(())
@@ -442,16 +466,29 @@ impl CuPlan {
                 return fail(ErrorKind::InvalidArgValue, "the input and output overlap without being the same pointer");
             }
         }
-        let input = Bound::new(&queue, input, if in_place { in_bytes.max(out_bytes) } else { in_bytes }, "input")?;
+        let output_has_gaps = self.shape()?.output_has_gaps(false);
+        let tmp_bytes = self.variant(&queue, in_place)?.baked().expect("baked by variant").tmp_bytes();
+        let mut binder = Binder {
+            queue: &queue,
+            context: context_of(&queue)?,
+            kind: device_info(queue.device()?)?.kind,
+            alignment: sub_buffer_alignment(queue.device()?)?,
+            staging: &mut self.region_staging,
+            staged: 0,
+        };
+        let input_bytes = if in_place { in_bytes.max(out_bytes) } else { in_bytes };
+        let input = binder.bind(input, input_bytes, Contents::Copied, "input")?;
         let output = match output {
-            Some(region) => Some(Bound::new(&queue, region, out_bytes, "output")?),
+            // The transform writes only its values; what lies between them must come back unchanged.
+            Some(region) => {
+                let contents = if output_has_gaps { Contents::Copied } else { Contents::Written };
+                Some(binder.bind(region, out_bytes, contents, "output")?)
+            }
             None => None,
         };
-        let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
-        let tmp_bytes = baked.tmp_bytes();
         let tmp = match (tmp_bytes, work_area) {
             (0, _) => None,
-            (_, Some(area)) => Some(Bound::new(&queue, area, tmp_bytes, "work area")?),
+            (_, Some(area)) => Some(binder.bind(area, tmp_bytes, Contents::Scratch, "work area")?),
             (_, None) if !auto_allocation => {
                 return fail(
                     ErrorKind::NoWorkspace,
@@ -460,19 +497,25 @@ impl CuPlan {
             }
             (_, None) => None,
         };
+        let staged = binder.staged > 0;
+        let wait: Vec<RawEvent> = self.region_staging.last_use.iter().filter(|_| staged).map(|e| e.raw()).collect();
         let outputs: Vec<RawMem> = output.iter().map(|b| b.buffer.raw()).collect();
-        baked.enqueue(
+        let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
+        let transformed = baked.enqueue(
             direction,
             1.0,
             &queue,
-            &[],
+            &wait,
             &[input.buffer.raw()],
             &outputs,
             tmp.as_ref().map(|t| t.buffer.raw()),
         )?;
-        match &output {
+        let written_back = match &output {
             Some(bound) => bound.write_back(&queue)?,
             None => input.write_back(&queue)?,
+        };
+        if staged {
+            self.region_staging.last_use = Some(written_back.unwrap_or(transformed));
         }
         queue.flush()
     }
@@ -542,32 +585,41 @@ impl CuPlan {
 
     /// Device buffers of at least `sizes` bytes for host executions, kept from one execution to the next.
     fn stage(&mut self, context: &Context, kind: DeviceKind, sizes: &[usize]) -> Result<()> {
-        let staging = &mut self.staging;
-        for (i, &bytes) in sizes.iter().enumerate() {
-            if staging.buffers.get(i).map_or(true, |b| b.size().map_or(true, |s| s < bytes)) {
-                let buffer = WorkingBuffer::new(context, kind, bytes)?;
-                if i < staging.buffers.len() {
-                    let outgrown = std::mem::replace(&mut staging.buffers[i], buffer);
-                    working::retire([outgrown], staging.last_use.as_ref());
-                } else {
-                    staging.buffers.push(buffer);
-                }
-            }
+        for (index, &bytes) in sizes.iter().enumerate() {
+            self.staging.at_least(context, kind, index, bytes)?;
         }
         Ok(())
     }
 }
 
-/// A device region as a buffer of its own: the allocation itself at offset 0, a sub-buffer at an aligned
-/// offset, or otherwise a staging copy that goes back after the transform.
-struct Bound {
-    buffer: Buffer,
-    copied_from: Option<DeviceRegion>,
-    bytes: usize,
+/// What a transform needs of a region it is given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Contents {
+    /// Its values: a staging copy starts as a copy of it.
+    Copied,
+    /// Nothing; the transform writes every byte the caller reads.
+    Written,
+    /// Scratch: neither its values nor its place matter.
+    Scratch,
 }
 
-impl Bound {
-    fn new(queue: &Queue, region: DeviceRegion, bytes: usize, what: &str) -> Result<Bound> {
+/// Binds the device regions of one execution to buffers the plan can take.
+struct Binder<'a> {
+    queue: &'a Queue,
+    context: Context,
+    kind: DeviceKind,
+    /// The device's sub-buffer alignment in bytes.
+    alignment: usize,
+    staging: &'a mut Staging,
+    /// Staging buffers taken so far.
+    staged: usize,
+}
+
+impl Binder<'_> {
+    /// `bytes` bytes of `region` as a buffer of their own: the allocation itself at offset 0, a sub-buffer at
+    /// an aligned offset (for scratch, the first aligned offset with room), or otherwise a staging buffer kept
+    /// by the plan (a copy of the region's values where they matter), which goes back after the transform.
+    fn bind(&mut self, region: DeviceRegion, bytes: usize, contents: Contents, what: &str) -> Result<Bound> {
         if region.available < bytes {
             return fail(
                 ErrorKind::InvalidBufferSize,
@@ -577,7 +629,7 @@ impl Bound {
                 ),
             );
         }
-        if Buffer::context_of_raw(region.buffer.raw())? != queue.context()? {
+        if Buffer::context_of_raw(region.buffer.raw())? != self.queue.context()? {
             return fail(
                 ErrorKind::InvalidContext,
                 format!("the {what} was allocated in another context than the plan's"),
@@ -586,20 +638,45 @@ impl Bound {
         if region.offset == 0 {
             return Ok(Bound { buffer: region.buffer, copied_from: None, bytes });
         }
-        if region.offset % sub_buffer_alignment(queue.device()?)? == 0 {
-            return Ok(Bound { buffer: sub_buffer(&region.buffer, region.offset, bytes)?, copied_from: None, bytes });
+        let skip = match contents {
+            Contents::Scratch => region.offset.next_multiple_of(self.alignment) - region.offset,
+            Contents::Copied | Contents::Written => 0,
+        };
+        if (region.offset + skip) % self.alignment == 0 && region.available - bytes >= skip {
+            let buffer = sub_buffer(&region.buffer, region.offset + skip, bytes)?;
+            return Ok(Bound { buffer, copied_from: None, bytes });
         }
-        let staged = Buffer::create(&context_of(queue)?, bytes)?;
-        enqueue_copy(queue.raw(), region.buffer.raw(), staged.raw(), region.offset, 0, bytes, &[])?;
-        Ok(Bound { buffer: staged, copied_from: Some(region), bytes })
+        let index = self.staged;
+        let staged = self.staging.at_least(&self.context, self.kind, index, bytes)?.clone();
+        self.staged += 1;
+        if contents == Contents::Copied {
+            // After whatever used the staging last (on this queue or the plan's queue before).
+            let wait: Vec<RawEvent> = self.staging.last_use.iter().map(|e| e.raw()).collect();
+            let copied =
+                enqueue_copy(self.queue.raw(), region.buffer.raw(), staged.raw(), region.offset, 0, bytes, &wait)?;
+            self.staging.last_use = Some(copied);
+        }
+        let copied_from = (contents != Contents::Scratch).then_some(region);
+        Ok(Bound { buffer: staged, copied_from, bytes })
     }
+}
 
-    /// Copies a staged result back to where it belongs.
-    fn write_back(&self, queue: &Queue) -> Result<()> {
-        if let Some(region) = &self.copied_from {
-            enqueue_copy(queue.raw(), self.buffer.raw(), region.buffer.raw(), 0, region.offset, self.bytes, &[])?;
-        }
-        Ok(())
+/// A device region bound for one execution, and where its staging copy, if any, goes back to.
+struct Bound {
+    buffer: Buffer,
+    copied_from: Option<DeviceRegion>,
+    bytes: usize,
+}
+
+impl Bound {
+    /// Copies a staged result back to where it belongs; returns the copy's event.
+    fn write_back(&self, queue: &Queue) -> Result<Option<Event>> {
+        self.copied_from
+            .as_ref()
+            .map(|region| {
+                enqueue_copy(queue.raw(), self.buffer.raw(), region.buffer.raw(), 0, region.offset, self.bytes, &[])
+            })
+            .transpose()
     }
 }
 
