@@ -14,15 +14,20 @@ pub const RADICES: [usize; 10] = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16];
 pub const REGISTER_LANES: usize = 8;
 
 /// The lanes VW with which a transform of `n` = VW x VW points runs alone in registers
-/// (`StockhamKernel::rows_in_registers`): 8 for 64 points, and 16 for 256 single points, whose 16 rows of 16
-/// fill the 32 AVX-512 registers (the planner takes 16 only where the device's native float vectors have 16
-/// lanes). Measured on PoCL, 2^22 points a run, 8 lanes through local memory against 16 in registers: 256
-/// single c2c 3.7 -> 3.0-3.2 ms, r2c 2.3-2.7 -> 1.25-1.9, c2r 2.3-2.6 -> 1.0-1.7, 256 x 256 r2c 4.7 -> 4.0,
-/// c2r 4.2 -> 3.7 (medians of 3 of 20); 256 double points, whose rows take two registers each, slower (c2c
-/// 6.2 -> 7.7 ms, r2c 4.2 -> 4.9).
-pub fn register_lanes(n: usize, precision: Precision) -> Option<usize> {
+/// (`StockhamKernel::rows_in_registers`), `paired` when it carries two real transforms (a twin split or
+/// merge): 8 for 64 points, and 16 for 256 single points, whose 16 rows of 16 fill the 32 AVX-512 registers
+/// (the planner takes 16 only where the device's native float vectors have 16 lanes). Measured on PoCL, 2^22
+/// points a run, 8 lanes through local memory against 16 in registers: 256 single c2c 3.7 -> 3.0-3.2 ms, r2c
+/// 2.3-2.7 -> 1.25-1.9, c2r 2.3-2.6 -> 1.0-1.7, 256 x 256 r2c 4.7 -> 4.0, c2r 4.2 -> 3.7 (medians of 3 of 20);
+/// 256 double points, whose rows take two registers each, slower (c2c 6.2 -> 7.7 ms, r2c 4.2 -> 4.9). A
+/// complex 64-point double transform runs through local memory: in registers it ran at 13-22 GFLOPS against
+/// 25-28 through local memory (PoCL, AMD EPYC, 2^22 points a run, two alternating runs of 20; a C program's
+/// best of 50: 7.1-7.4 ms against 3.7-3.9 for 65536 transforms, 0.34-0.38 against 0.30-0.34 for 4096), while
+/// r2c double 64 lost without its pairs in registers (31 GFLOPS against 19-22).
+pub fn register_lanes(n: usize, precision: Precision, paired: bool) -> Option<usize> {
     match (n, precision) {
-        (64, _) => Some(REGISTER_LANES),
+        (64, Precision::Single) => Some(REGISTER_LANES),
+        (64, Precision::Double) if paired => Some(REGISTER_LANES),
         (256, Precision::Single) => Some(16),
         _ => None,
     }
@@ -663,7 +668,7 @@ impl StockhamKernel {
             RealStage::TwinMerge { .. } => (complex(self.in_kind) && twins(self.out_kind), (half, n)),
             _ => return false,
         };
-        register_lanes(n, self.precision) == Some(self.lanes)
+        register_lanes(n, self.precision, self.real_stage != RealStage::None) == Some(self.lanes)
             && self.items_per_slot == 1
             && kinds
             && (self.in_count, self.out_count) == counts

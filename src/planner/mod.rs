@@ -616,7 +616,9 @@ impl Ctx<'_> {
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
         // Rows wider than 8 lanes only where the device's native float vectors are that wide (AVX-512).
         let widest = REGISTER_LANES.max(self.device.native_width_f32 as usize);
-        let lanes = register_lanes(n, problem.precision).filter(|&lanes| lanes <= widest).unwrap_or(REGISTER_LANES);
+        let paired = kernel.real_stage != RealStage::None;
+        let lanes =
+            register_lanes(n, problem.precision, paired).filter(|&lanes| lanes <= widest).unwrap_or(REGISTER_LANES);
         let in_registers = || StockhamKernel { lanes, in_place_passes: false, ..kernel.clone() };
         let kernel = match leaf::is_cpu(self.device).then(in_registers) {
             Some(in_registers) if in_registers.rows_in_registers() => in_registers,

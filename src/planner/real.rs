@@ -584,6 +584,23 @@ mod tests {
     }
 
     #[test]
+    fn only_paired_double_64_points_run_in_registers() {
+        // 64 points in registers (8 rows of 8): single always, double only as two real transforms paired as
+        // x + i y; a complex double transform takes the passes through local memory.
+        use TransformKind::{C2C, C2R, R2C};
+        let registers = |kind, precision| match steps(kind, 64, precision, &test_device::cpu()).as_slice() {
+            [Step { kernel: KernelSpec::Stockham(k), .. }] => k.rows_in_registers(),
+            other => panic!("not one Stockham kernel: {other:?}"),
+        };
+        assert!(registers(C2C, Precision::Single));
+        assert!(!registers(C2C, Precision::Double));
+        for kind in [R2C, C2R] {
+            assert!(registers(kind, Precision::Single));
+            assert!(registers(kind, Precision::Double));
+        }
+    }
+
+    #[test]
     fn odd_twins_pair_across_the_lanes_of_one_kernel() {
         // 17 pairs of 16807 = 7 x 2401: one kernel merges them on the load (C2R) or splits them on the
         // store (R2C); in place an odd count, whose middle transform two pairs read, pairs through scratch.
