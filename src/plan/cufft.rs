@@ -10,7 +10,7 @@ use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner::{self, TransformKind};
 use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawEvent, RawMem};
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
-use crate::runtime::transfer::{sub_buffer, sub_buffer_alignment};
+use crate::runtime::transfer::sub_buffer;
 use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{device_info, Buffer, Context, DeviceInfo, DeviceKind, Event, Queue};
 use once_cell::sync::Lazy;
@@ -470,9 +470,7 @@ impl CuPlan {
         let tmp_bytes = self.variant(&queue, in_place)?.baked().expect("baked by variant").tmp_bytes();
         let mut binder = Binder {
             queue: &queue,
-            context: context_of(&queue)?,
-            kind: device_info(queue.device()?)?.kind,
-            alignment: sub_buffer_alignment(queue.device()?)?,
+            device: device_info(queue.device()?)?,
             staging: &mut self.region_staging,
             staged: 0,
         };
@@ -606,10 +604,7 @@ enum Contents {
 /// Binds the device regions of one execution to buffers the plan can take.
 struct Binder<'a> {
     queue: &'a Queue,
-    context: Context,
-    kind: DeviceKind,
-    /// The device's sub-buffer alignment in bytes.
-    alignment: usize,
+    device: Arc<DeviceInfo>,
     staging: &'a mut Staging,
     /// Staging buffers taken so far.
     staged: usize,
@@ -638,16 +633,17 @@ impl Binder<'_> {
         if region.offset == 0 {
             return Ok(Bound { buffer: region.buffer, copied_from: None, bytes });
         }
+        let alignment = self.device.sub_buffer_align;
         let skip = match contents {
-            Contents::Scratch => region.offset.next_multiple_of(self.alignment) - region.offset,
+            Contents::Scratch => region.offset.next_multiple_of(alignment) - region.offset,
             Contents::Copied | Contents::Written => 0,
         };
-        if (region.offset + skip) % self.alignment == 0 && region.available - bytes >= skip {
+        if (region.offset + skip) % alignment == 0 && region.available - bytes >= skip {
             let buffer = sub_buffer(&region.buffer, region.offset + skip, bytes)?;
             return Ok(Bound { buffer, copied_from: None, bytes });
         }
         let index = self.staged;
-        let staged = self.staging.at_least(&self.context, self.kind, index, bytes)?.clone();
+        let staged = self.staging.at_least(&context_of(self.queue)?, self.device.kind, index, bytes)?.clone();
         self.staged += 1;
         if contents == Contents::Copied {
             // After whatever used the staging last (on this queue or the plan's queue before).

@@ -703,6 +703,7 @@ mod tests {
             fp64: false,
             native_width_f32: 1,
             svm_buffers: false,
+            sub_buffer_align: 128,
         }
     }
 

@@ -66,6 +66,7 @@ pub fn cpu() -> DeviceInfo {
         fp64: true,
         native_width_f32: 8,
         svm_buffers: false,
+        sub_buffer_align: 128,
     }
 }
 

@@ -36,6 +36,8 @@ pub struct DeviceInfo {
     pub native_width_f32: u32,
     /// Coarse-grained shared virtual memory buffers (OpenCL 2.0 and later).
     pub svm_buffers: bool,
+    /// The alignment in bytes a sub-buffer's origin needs.
+    pub sub_buffer_align: usize,
 }
 
 impl DeviceInfo {
@@ -101,6 +103,8 @@ fn query(device: cl_device_id) -> Result<DeviceInfo> {
             // An OpenCL 1.x device does not know the query, and has no SVM.
             svm_buffers: device_info_value::<u64>(device, CL_DEVICE_SVM_CAPABILITIES)
                 .is_ok_and(|caps| caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER != 0),
+            sub_buffer_align: (device_info_value::<u32>(device, cl::CL_DEVICE_MEM_BASE_ADDR_ALIGN)? as usize / 8)
+                .max(1),
         })
     }
 }

@@ -2,20 +2,15 @@
 //! memory through the device on several queues at once.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
-use super::cl::{check, device_info_value, Buffer, Event, Queue, RawEvent};
+use super::cl::{check, Buffer, Event, Queue, RawEvent};
 use crate::error::{fail, ErrorKind, Result};
-use ocl::core::ffi::{self as cl, cl_device_id, cl_int};
+use ocl::core::ffi::{self as cl, cl_int};
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::ptr;
 
-/// The alignment in bytes a sub-buffer's origin needs on `device`.
-pub fn sub_buffer_alignment(device: cl_device_id) -> Result<usize> {
-    let bits: u32 = unsafe { device_info_value(device, cl::CL_DEVICE_MEM_BASE_ADDR_ALIGN)? };
-    Ok((bits as usize / 8).max(1))
-}
-
-/// The `bytes` bytes of `buffer` from `offset` as a buffer of their own (`offset` aligned for the device).
+/// The `bytes` bytes of `buffer` from `offset` as a buffer of their own (`offset` aligned for the device:
+/// `DeviceInfo::sub_buffer_align`).
 pub fn sub_buffer(buffer: &Buffer, offset: usize, bytes: usize) -> Result<Buffer> {
     let region = cl::cl_buffer_region { origin: offset, size: bytes };
     let mut err: cl_int = 0;
