@@ -92,6 +92,17 @@ static void unsupported_and_invalid_values(const struct cl_env *env)
     EXPECT_STATUS(CLFFT_INVALID_ARG_VALUE, clfftSetPlanTransposeResult(plan, ENDTRANSPOSED));
     EXPECT_STATUS(CLFFT_INVALID_ARG_VALUE, clfftSetPlanScale(plan, ENDDIRECTION, 1.0f));
     {
+        /* clFFT reads a scale's direction as forward for -1 and backward for anything else below ENDDIRECTION. */
+        cl_float scale;
+        CHECK(clfftSetPlanScale(plan, (clfftDirection)0, 0.25f));
+        CHECK(clfftGetPlanScale(plan, CLFFT_BACKWARD, &scale));
+        REQUIRE(scale == 0.25f);
+        CHECK(clfftGetPlanScale(plan, (clfftDirection)-5, &scale));
+        REQUIRE(scale == 0.25f);
+        CHECK(clfftGetPlanScale(plan, CLFFT_FORWARD, &scale));
+        REQUIRE(scale == 1.0f);
+    }
+    {
         /* clFFT takes one user-data buffer per callback. */
         cl_mem two[2] = {NULL, NULL};
         EXPECT_STATUS(CLFFT_NOTIMPLEMENTED, clfftSetPlanCallback(plan, "f", "float2 f() { return 0; }", 0, PRECALLBACK,
@@ -122,7 +133,6 @@ static void bad_queues_contexts_and_buffers(const struct cl_env *env)
     EXPECT_STATUS(CLFFT_INVALID_CONTEXT, clfftCopyPlan(&plan, NULL, plan));
 
     EXPECT_STATUS(CLFFT_INVALID_COMMAND_QUEUE, clfftBakePlan(plan, 1, &no_queue, NULL, NULL));
-    EXPECT_STATUS(CLFFT_INVALID_COMMAND_QUEUE, clfftBakePlan(plan, 0, &queue, NULL, NULL));
     EXPECT_STATUS(CLFFT_INVALID_COMMAND_QUEUE, clfftBakePlan(plan, 1, NULL, NULL, NULL));
 
     upload(env, values, 8, CLFFT_SINGLE, CLFFT_COMPLEX_INTERLEAVED, small);
@@ -140,6 +150,15 @@ static void bad_queues_contexts_and_buffers(const struct cl_env *env)
 
     /* After all of that the plan still works. */
     CHECK(clfftEnqueueTransform(plan, CLFFT_FORWARD, 1, &queue, 0, NULL, &event, large, NULL, NULL));
+    CHECK(clWaitForEvents(1, &event));
+    CHECK(clReleaseEvent(event));
+
+    /* A count of 0 queues still names the first, as in clFFT (whose header calls 0 valid for a bake), and the
+     * enqueue writes its event. */
+    CHECK(clfftBakePlan(plan, 0, &queue, NULL, NULL));
+    event = NULL;
+    CHECK(clfftEnqueueTransform(plan, CLFFT_FORWARD, 0, &queue, 0, NULL, &event, large, NULL, NULL));
+    REQUIRE(event != NULL);
     CHECK(clWaitForEvents(1, &event));
     CHECK(clReleaseEvent(event));
 

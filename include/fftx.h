@@ -311,10 +311,19 @@ fftxResult fftxSetAutoAllocation(fftxHandle plan, int autoAllocate);
 
 /*
  Runs the plan on `stream` (its context and device) from now on; NULL returns it to the default stream.
- Device memory from `fftxMalloc` lives in the default stream's context.
+ Device memory from `fftxMalloc` lives in the default stream's context (`fftxGetDefaultStream`), so device
+ executions need a stream of that context. The stream must run its commands in order, as a CUDA stream
+ does: an out-of-order queue is `FFTX_INVALID_VALUE`.
  */
 fftxResult fftxSetStream(fftxHandle plan,
                          cl_command_queue stream);
+
+/*
+ Writes the default stream: the queue plans run on without `fftxSetStream`, and whose context holds the
+ memory of `fftxMalloc`. fftx keeps it until the process ends; the caller does not release it. Queues the
+ caller makes in its context (`clGetCommandQueueInfo(CL_QUEUE_CONTEXT)`) can run plans on that memory.
+ */
+fftxResult fftxGetDefaultStream(cl_command_queue *stream);
 
 /*
  Writes `FFTX_VERSION`.

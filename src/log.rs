@@ -49,10 +49,12 @@ pub fn enabled(topic: Topic) -> bool {
     *ENABLED & topic as u32 != 0
 }
 
-/// Writes one message under `topic` when that topic is on.
+/// Writes one message under `topic` when that topic is on. A failed write is ignored: `eprintln!` would panic
+/// (a closed stderr pipe with SIGPIPE ignored), and logging runs after the C ABI's panic guard.
 pub fn write(topic: Topic, message: &str) {
     if enabled(topic) {
-        eprintln!("fftx[{}]: {}", topic.name(), message);
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "fftx[{}]: {}", topic.name(), message);
     }
 }
 

@@ -349,10 +349,19 @@ fn the_plan_keeps_its_user_data_and_copies_share_the_callbacks() {
     let plan = create(&[n], precision);
     check(clfftSetResultLocation(plan, 2), "out of place");
     {
-        // The caller releases its user-data buffer right away; the plan holds its own reference.
+        // The caller releases its user-data buffer right away; the plan holds its own reference. The buffer
+        // count is 0: clFFT takes the buffer whenever the pointer is given.
         let pre_data = upload(vec![w.clone()], precision);
-        check(set_callback(plan, "pre_scaled", PRE_SCALED, 0, PRECALLBACK, Some(&pre_data)), "pre");
+        let (name, code) = (CString::new("pre_scaled").unwrap(), CString::new(PRE_SCALED).unwrap());
+        let mut mem = pre_data.mems()[0];
+        let status = unsafe { clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, &mut mem, 0) };
+        check(status, "pre");
     }
+    // The user-data buffer belongs to the plan's context: a copy into another context is refused.
+    let other = ocl::Context::builder().devices(ENV.device).build().expect("a second context");
+    let mut elsewhere = 0;
+    let status = unsafe { clfftCopyPlan(&mut elsewhere, other.as_core().as_ptr(), plan) };
+    assert_eq!(status, -34, "CL_INVALID_CONTEXT for a copy into another context with a user-data buffer");
     let mut copy = 0;
     check(unsafe { clfftCopyPlan(&mut copy, context_ptr(), plan) }, "copy");
     destroy(plan);

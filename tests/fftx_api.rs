@@ -493,6 +493,32 @@ fn advanced_layout_follows_cufft_formula() {
         assert!(gaps_kept, "{precision:?}: a value between the output elements changed");
         ok(fftxDestroy(plan), "destroy");
     }
+
+    // One transform has no distance: in place, idist and odist may differ.
+    let n = 64;
+    let x = random_complex(n, 6);
+    let mut plan = 0;
+    let (mut sizes, mut ie, mut oe) = ([n as i32], [n as i32], [n as i32]);
+    let status = unsafe {
+        fftxPlanMany(
+            &mut plan,
+            1,
+            sizes.as_mut_ptr(),
+            ie.as_mut_ptr(),
+            1,
+            n as i32,
+            oe.as_mut_ptr(),
+            1,
+            0,
+            complex_type(Prec::Double),
+            1,
+        )
+    };
+    ok(status, "fftxPlanMany of one transform");
+    let mut data = Values::new(&interleave(&x), Prec::Double);
+    ok(unsafe { fftxExecZ2Z(plan, data.ptr().cast(), data.ptr().cast(), FFTX_FORWARD) }, "in place");
+    assert!(nrmse(&data.complex(), &reference_fft(&x, &[n], Dir::Forward)) < tolerance(Prec::Double));
+    ok(fftxDestroy(plan), "destroy");
 }
 
 #[test]
@@ -687,6 +713,39 @@ fn streams_bind_plans_to_the_callers_queue() {
     ok(unsafe { fftxExecZ2Z(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "device exec");
     copy(output.ptr(), data, n * 16, fftxMemcpyKind_t::FFTX_MEMCPY_DEVICE_TO_HOST);
     assert!(nrmse(&output.complex(), &want) < tolerance(Prec::Double));
+
+    // A queue the caller makes in the default stream's context runs plans on that memory.
+    let mut raw_default = ptr::null_mut();
+    ok(unsafe { fftxGetDefaultStream(&mut raw_default) }, "default stream");
+    let default = unsafe { Queue::retained(raw_default) }.unwrap();
+    let default_context = context_of(&default).unwrap();
+    assert_eq!(default_context.raw(), default_stream().unwrap().context.raw());
+    let sibling = Queue::create(&default_context, default.device().unwrap(), false).unwrap();
+    ok(unsafe { fftxSetStream(plan, sibling.raw()) }, "a stream of the default context");
+    copy(data, input.ptr(), n * 16, fftxMemcpyKind_t::FFTX_MEMCPY_HOST_TO_DEVICE);
+    ok(unsafe { fftxExecZ2Z(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "device exec on the caller's queue");
+    // fftxMemcpy follows the default stream only.
+    queue_finish(&sibling);
+    output = Values::zeros(2 * n, Prec::Double);
+    copy(output.ptr(), data, n * 16, fftxMemcpyKind_t::FFTX_MEMCPY_DEVICE_TO_HOST);
+    assert!(nrmse(&output.complex(), &want) < tolerance(Prec::Double));
+
+    // The commands of a transform follow each other without events: an out-of-order queue is refused.
+    let mut err = 0;
+    let out_of_order = unsafe {
+        #[allow(deprecated)]
+        ocl::core::ffi::clCreateCommandQueue(
+            default_context.raw(),
+            default.device().unwrap(),
+            ocl::core::ffi::CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+            &mut err,
+        )
+    };
+    assert_eq!(err, 0, "an out-of-order queue");
+    let out_of_order = unsafe { Queue::from_created(out_of_order) };
+    assert_eq!(unsafe { fftxSetStream(plan, out_of_order.raw()) }, FFTX_INVALID_VALUE);
+    ok(unsafe { fftxExecZ2Z(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "the plan kept its stream");
+    queue_finish(&sibling);
     ok(fftxFree(data), "free");
     ok(fftxDestroy(plan), "destroy");
 }
@@ -702,6 +761,7 @@ fn bad_input_gets_cufft_statuses() {
     let cases: Vec<(&str, fftxResult, fftxResult)> = unsafe {
         vec![
             ("create into null", fftxCreate(ptr::null_mut()), FFTX_INVALID_VALUE),
+            ("default stream into null", fftxGetDefaultStream(ptr::null_mut()), FFTX_INVALID_VALUE),
             ("plan into null", fftxPlan1d(ptr::null_mut(), 16, c2c, 1), FFTX_INVALID_VALUE),
             ("size zero", fftxPlan1d(&mut plan, 0, c2c, 1), FFTX_INVALID_SIZE),
             ("negative size", fftxPlan2d(&mut plan, 4, -4, c2c), FFTX_INVALID_SIZE),

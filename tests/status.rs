@@ -320,6 +320,33 @@ fn fftx_output_layouts_that_overlap_themselves() {
 }
 
 #[test]
+fn fftx_embed_strides_that_overflow() {
+    // Element strides of 2^20, 2^60 and 2^100: the last is past the address space.
+    start_opencl();
+    let mut plan = 0;
+    assert_eq!(unsafe { fftxCreate(&mut plan) }, FFTX_SUCCESS);
+    let (mut n, mut embed, mut work) = ([2i64, 2, 2], [1i64, 1 << 40, 1 << 40], 0);
+    let status = unsafe {
+        fftxMakePlanMany64(
+            plan,
+            3,
+            n.as_mut_ptr(),
+            embed.as_mut_ptr(),
+            1 << 20,
+            1,
+            embed.as_mut_ptr(),
+            1 << 20,
+            1,
+            C2C,
+            1,
+            &mut work,
+        )
+    };
+    assert_eq!(status, FFTX_INVALID_SIZE);
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+}
+
+#[test]
 fn fftx_in_place_with_two_layouts() {
     let (status, plan) = plan_many(16, (1, 2), (16, 32), 1);
     assert_eq!(status, FFTX_SUCCESS, "out of place they are fine");

@@ -52,6 +52,7 @@ const CLFFT_SINGLE_FAST: c_int = 3;
 const CLFFT_DOUBLE_FAST: c_int = 4;
 const CLFFT_FORWARD: c_int = -1;
 const CLFFT_BACKWARD: c_int = 1;
+const ENDDIRECTION: c_int = 2;
 const CLFFT_INPLACE: c_int = 1;
 const CLFFT_OUTOFPLACE: c_int = 2;
 const CLFFT_NOTRANSPOSE: c_int = 1;
@@ -129,8 +130,10 @@ unsafe fn retain_context(context: cl_context) -> Result<Context> {
     Context::retained(context).map_err(|e| Error::new(ErrorKind::InvalidContext, format!("invalid context: {e}")))
 }
 
-unsafe fn first_queue(count: cl_uint, queues: *const cl_command_queue) -> Result<Queue> {
-    if count == 0 || queues.is_null() || (*queues).is_null() {
+/// The queue a bake or enqueue runs on: the first of `queues`. A count of 0 still names the first queue, as in
+/// clFFT, whose header calls 0 queues valid for a bake.
+unsafe fn first_queue(queues: *const cl_command_queue) -> Result<Queue> {
+    if queues.is_null() || (*queues).is_null() {
         return fail(ErrorKind::InvalidCommandQueue, "no command queue given");
     }
     Queue::retained(*queues).map_err(|e| Error::new(ErrorKind::InvalidCommandQueue, format!("invalid queue: {e}")))
@@ -199,22 +202,33 @@ pub unsafe extern "C" fn clfftCopyPlan(
     run("clfftCopyPlan", || {
         non_null(out_plHandle, "out_plHandle")?;
         let mut settings = with_plan(in_plHandle, |p| Ok(p.settings().clone()))?;
-        settings.context = retain_context(new_context)?;
+        let context = retain_context(new_context)?;
+        let has_userdata = [&settings.pre_callback, &settings.post_callback]
+            .into_iter()
+            .any(|c| c.as_ref().is_some_and(|c| c.userdata.is_some()));
+        if has_userdata && context.raw() != settings.context.raw() {
+            return fail(
+                ErrorKind::InvalidContext,
+                "a callback's user-data buffer belongs to the plan's context, not the new one",
+            );
+        }
+        settings.context = context;
         *out_plHandle = registry::insert(Plan::new(settings));
         Ok(())
     })
 }
 
+/// Bakes for the first queue whatever `numQueues` says, as clFFT does.
 #[no_mangle]
 pub unsafe extern "C" fn clfftBakePlan(
     plHandle: clfftPlanHandle,
-    numQueues: cl_uint,
+    _numQueues: cl_uint,
     commQueueFFT: *mut cl_command_queue,
     pfn_notify: clfftBakeNotify,
     user_data: *mut c_void,
 ) -> clfftStatus {
     let status = run("clfftBakePlan", || {
-        let queue = first_queue(numQueues, commQueueFFT)?;
+        let queue = first_queue(commQueueFFT)?;
         with_plan(plHandle, |p| p.bake(&queue).map(|_| ()))
     });
     if status == CLFFT_SUCCESS {
@@ -284,6 +298,16 @@ pub extern "C" fn clfftSetPlanPrecision(plHandle: clfftPlanHandle, precision: cl
     })
 }
 
+/// The scale a direction names, as clFFT reads it: `CLFFT_FORWARD` (-1) the forward one, any other value below
+/// `ENDDIRECTION` the backward one.
+fn scale_direction(dir: clfftDirection) -> Result<Direction> {
+    match dir {
+        CLFFT_FORWARD => Ok(Direction::Forward),
+        d if d < ENDDIRECTION => Ok(Direction::Backward),
+        _ => fail(ErrorKind::InvalidArgValue, format!("direction {dir} is past ENDDIRECTION")),
+    }
+}
+
 fn direction(dir: clfftDirection) -> Result<Direction> {
     match dir {
         CLFFT_FORWARD => Ok(Direction::Forward),
@@ -300,7 +324,7 @@ pub unsafe extern "C" fn clfftGetPlanScale(
 ) -> clfftStatus {
     run("clfftGetPlanScale", || {
         non_null(scale, "scale")?;
-        let d = direction(dir)?;
+        let d = scale_direction(dir)?;
         *scale = with_plan(plHandle, |p| Ok(p.settings().scale(d) as cl_float))?;
         Ok(())
     })
@@ -309,7 +333,7 @@ pub unsafe extern "C" fn clfftGetPlanScale(
 #[no_mangle]
 pub extern "C" fn clfftSetPlanScale(plHandle: clfftPlanHandle, dir: clfftDirection, scale: cl_float) -> clfftStatus {
     run("clfftSetPlanScale", || {
-        let d = direction(dir)?;
+        let d = scale_direction(dir)?;
         with_plan(plHandle, |p| {
             let s = p.settings_mut();
             match d {
@@ -626,7 +650,8 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
                 format!("callbackType {callbackType} is neither PRECALLBACK (0) nor POSTCALLBACK (1)"),
             );
         }
-        let raw = if userdata.is_null() || numUserdataBuffers == 0 { std::ptr::null_mut() } else { *userdata };
+        // clFFT takes the buffer whenever the pointer is given, whatever the count.
+        let raw = if userdata.is_null() { std::ptr::null_mut() } else { *userdata };
         with_plan(plHandle, |plan| {
             let userdata = if raw.is_null() {
                 None
@@ -662,7 +687,7 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
 ) -> clfftStatus {
     run("clfftEnqueueTransform", || {
         let d = direction(dir)?;
-        let queue = first_queue(numQueuesAndEvents, commQueues)?;
+        let queue = first_queue(commQueues)?;
         if numWaitEvents > 0 && waitEvents.is_null() {
             return fail(ErrorKind::InvalidEventWaitList, "numWaitEvents > 0 with a null waitEvents");
         }
@@ -689,7 +714,8 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             baked.enqueue(d, scale, &queue, wait, input, output, (!tmpBuffer.is_null()).then_some(tmpBuffer))
         })?;
         if !outEvents.is_null() {
-            for i in 0..numQueuesAndEvents as usize {
+            // clFFT writes the first event whatever the count.
+            for i in 0..numQueuesAndEvents.max(1) as usize {
                 *outEvents.add(i) = event.clone().into_raw();
             }
         }

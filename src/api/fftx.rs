@@ -198,7 +198,8 @@ unsafe fn many_shape<T: Copy + Into<i64>>(
             Ok(Embed {
                 dims: dims.into_iter().map(|v| positive(v, side)).collect::<Result<_>>()?,
                 stride: positive(stride, &format!("the {side} stride"))?,
-                dist: if batch == 1 { dist.max(0) as usize } else { positive(dist, &format!("the {side} dist"))? },
+                // One transform has no distance: whatever is given, an in-place C2C plan's two must not differ.
+                dist: if batch == 1 { 0 } else { positive(dist, &format!("the {side} dist"))? },
             })
         };
         Some((embed(inembed, istride, idist, "inembed")?, embed(onembed, ostride, odist, "onembed")?))
@@ -569,12 +570,33 @@ pub extern "C" fn fftxSetAutoAllocation(plan: fftxHandle, autoAllocate: c_int) -
 }
 
 /// Runs the plan on `stream` (its context and device) from now on; NULL returns it to the default stream.
-/// Device memory from `fftxMalloc` lives in the default stream's context.
+/// Device memory from `fftxMalloc` lives in the default stream's context (`fftxGetDefaultStream`), so device
+/// executions need a stream of that context. The stream must run its commands in order, as a CUDA stream
+/// does: an out-of-order queue is `FFTX_INVALID_VALUE`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxSetStream(plan: fftxHandle, stream: cl_command_queue) -> fftxResult {
     run("fftxSetStream", FFTX_INVALID_DEVICE, || {
         let queue = if stream.is_null() { None } else { Some(Queue::retained(stream)?) };
+        if let Some(q) = &queue {
+            if !q.in_order()? {
+                return invalid("the stream is an out-of-order queue; a plan's commands run in order");
+            }
+        }
         with_plan(plan, |p| p.set_stream(queue))
+    })
+}
+
+/// Writes the default stream: the queue plans run on without `fftxSetStream`, and whose context holds the
+/// memory of `fftxMalloc`. fftx keeps it until the process ends; the caller does not release it. Queues the
+/// caller makes in its context (`clGetCommandQueueInfo(CL_QUEUE_CONTEXT)`) can run plans on that memory.
+#[no_mangle]
+pub unsafe extern "C" fn fftxGetDefaultStream(stream: *mut cl_command_queue) -> fftxResult {
+    run("fftxGetDefaultStream", FFTX_INVALID_DEVICE, || {
+        if stream.is_null() {
+            return invalid("stream is null");
+        }
+        *stream = default_stream()?.queue.raw();
+        Ok(())
     })
 }
 

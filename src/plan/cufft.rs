@@ -84,13 +84,14 @@ impl Embed {
     }
 
     /// Strides per axis, fastest first, as plan settings take them: cuFFT places element (x0, .., xr-1) of
-    /// batch entry b at b * dist + stride * ((x0 * dims[1] + x1) * dims[2] + ..).
+    /// batch entry b at b * dist + stride * ((x0 * dims[1] + x1) * dims[2] + ..). A stride past the address
+    /// space saturates, so that `extent` overflows and `validate` refuses it, unless its axis has one element.
     fn strides(&self) -> Vec<usize> {
         let mut strides = Vec::with_capacity(self.dims.len());
         let mut s = self.stride;
         for &d in self.dims.iter().rev() {
             strides.push(s);
-            s *= d;
+            s = s.saturating_mul(d);
         }
         strides
     }

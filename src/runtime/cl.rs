@@ -219,6 +219,16 @@ impl Queue {
         }
     }
 
+    /// Whether the queue runs its commands in order: fftx chains a transform's commands without events.
+    pub fn in_order(&self) -> Result<bool> {
+        unsafe {
+            info_value("clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)", |size, value, ret| {
+                cl::clGetCommandQueueInfo(self.0, cl::CL_QUEUE_PROPERTIES, size, value, ret)
+            })
+            .map(|p: cl::cl_command_queue_properties| p & cl::CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0)
+        }
+    }
+
     pub fn finish(&self) -> Result<()> {
         check(unsafe { cl::clFinish(self.0) }, "clFinish")
     }
