@@ -27,22 +27,27 @@ _EXEC = {_C2C: "fftxExecC2C", _Z2Z: "fftxExecZ2Z", _R2C: "fftxExecR2C", _D2Z: "f
 
 
 class _PlanCache:
-    """Plans by (type, sizes, batch), least recently used dropped first; a plan in use is never dropped."""
+    """Plans by (type, sizes, batch), least recently used dropped first; a plan in use is never dropped. A plan
+    keeps device buffers about the size of its data, so the cache holds at most `capacity` plans and, beyond
+    the plan in use, at most `max_bytes` of their data."""
 
-    def __init__(self, capacity=64):
+    def __init__(self, capacity=64, max_bytes=1 << 30):
         self.capacity = capacity
+        self.max_bytes = max_bytes
         self._plans = OrderedDict()
         self._users = {}
+        self._bytes = {}
         self._lock = threading.Lock()
 
     def acquire(self, fft_type, sizes, batch):
         key = (fft_type, tuple(sizes), batch)
         with self._lock:
+            lib = library()
             if key in self._plans:
                 self._plans.move_to_end(key)
                 self._users[key] += 1
+                self._evict(lib)
                 return key, self._plans[key]
-        lib = library()
         handle = ctypes.c_int()
         check("fftxCreate", lib.fftxCreate(ctypes.byref(handle)))
         n = (ctypes.c_longlong * len(sizes))(*sizes)
@@ -58,6 +63,7 @@ class _PlanCache:
             else:
                 self._plans[key] = handle.value
                 self._users[key] = 0
+                self._bytes[key] = math.prod(sizes) * batch * (16 if fft_type in (_Z2Z, _D2Z, _Z2D) else 8)
             self._users[key] += 1
             self._evict(lib)
             return key, self._plans[key]
@@ -68,10 +74,13 @@ class _PlanCache:
 
     def _evict(self, lib):
         idle = [k for k in self._plans if self._users[k] == 0]
-        while len(self._plans) > self.capacity and idle:
-            key = idle.pop(0)
-            lib.fftxDestroy(self._plans.pop(key))
-            del self._users[key]
+        while idle and (len(self._plans) > self.capacity or sum(self._bytes.values()) > self.max_bytes):
+            self._drop(lib, idle.pop(0))
+
+    def _drop(self, lib, key):
+        lib.fftxDestroy(self._plans.pop(key))
+        del self._users[key]
+        del self._bytes[key]
 
     def clear(self):
         """Destroys every idle plan."""
@@ -80,8 +89,7 @@ class _PlanCache:
 
     def _evict_all(self, lib):
         for key in [k for k in self._plans if self._users[k] == 0]:
-            lib.fftxDestroy(self._plans.pop(key))
-            del self._users[key]
+            self._drop(lib, key)
 
     def __len__(self):
         return len(self._plans)
@@ -211,25 +219,47 @@ def _finish(result, factor, out):
     return out
 
 
-def _axes_and_sizes(a, s, axes):
-    """numpy's fftn conventions: `axes` default to the last len(s) axes, or to all of them."""
+def _axes_and_sizes(a, s, axes, inverse_real=False):
+    """numpy's fftn conventions: `axes` default to the last len(s) axes, or to all of them; a size of -1 is the
+    input's length along its axis, and None (or no `s`) the length the one-dimensional transform would take:
+    2 (m - 1) along the last axis of an inverse real transform."""
     if axes is None:
         axes = range(a.ndim) if s is None else range(-len(s), 0)
     axes = [normalize_axis_index(int(x), a.ndim) for x in axes]
     if s is None:
-        s = [a.shape[x] for x in axes]
+        s = [None] * len(axes)
     elif len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
-    return axes, [int(n) for n in s]
+    sizes = []
+    for i, (n, axis) in enumerate(zip(s, axes)):
+        if n is None:
+            n = 2 * (a.shape[axis] - 1) if inverse_real and i == len(axes) - 1 else a.shape[axis]
+        elif int(n) == -1:
+            n = a.shape[axis]
+        sizes.append(int(n))
+    return axes, sizes
 
 
 def _prepare(a):
+    """`a` as an array fftx computes with: half precision as single, integers and booleans as double, and in
+    the machine's byte order. fftx has no extended precision, so long doubles are refused, not rounded."""
     a = np.asarray(a)
+    if a.dtype.kind in "fc" and a.dtype.itemsize > (8 if a.dtype.kind == "f" else 16):
+        raise TypeError(f"fftx computes in single or double precision, not {a.dtype}; convert with astype first")
+    if not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
     if a.dtype == np.float16:
         return a.astype(np.float32)
     if a.dtype.kind not in "fc":
         return a.astype(np.float64)
     return a
+
+
+def _real_axes_and_sizes(a, s, axes, inverse):
+    axes, sizes = _axes_and_sizes(a, s, axes, inverse_real=inverse)
+    if not axes:
+        raise ValueError("a real transform needs at least one axis")
+    return axes, sizes
 
 
 def _complex_nd(a, s, axes, norm, out, direction):
@@ -243,7 +273,7 @@ def _complex_nd(a, s, axes, norm, out, direction):
 
 def _real_nd(a, s, axes, norm, out):
     a = _prepare(a)
-    axes, sizes = _axes_and_sizes(a, s, axes)
+    axes, sizes = _real_axes_and_sizes(a, s, axes, inverse=False)
     for axis, n in zip(axes, sizes):
         a = _resize(a, axis, n)
     return _finish(_r2c(a, axes), _scale(norm, math.prod(sizes), True), out)
@@ -251,9 +281,7 @@ def _real_nd(a, s, axes, norm, out):
 
 def _inverse_real_nd(a, s, axes, norm, out):
     a = _prepare(a)
-    axes, sizes = _axes_and_sizes(a, s, axes)
-    if s is None:
-        sizes[-1] = 2 * (a.shape[axes[-1]] - 1)
+    axes, sizes = _real_axes_and_sizes(a, s, axes, inverse=True)
     for axis, n in zip(axes[:-1], sizes[:-1]):
         a = _resize(a, axis, n)
     if sizes[-1] < 1:

@@ -133,6 +133,11 @@ def test_lengths_n_and_s_cut_and_pad():
         assert_close(fftx.rfft2(r, s=s), np.fft.rfft2(r, s=s), np.float64)
         assert_close(fftx.irfft2(x, s=s), np.fft.irfft2(x, s=s), np.complex128)
         assert_close(fftx.rfftn(r, s=s, axes=(1, 0)), np.fft.rfftn(r, s=s, axes=(1, 0)), np.float64)
+    # numpy 2: a size of -1 is the input's length along its axis (also the last of an inverse real transform).
+    for s in ((-1, 4), (8, -1), (-1, -1)):
+        assert_close(fftx.fftn(x, s=s, axes=(0, 1)), np.fft.fftn(x, s=s, axes=(0, 1)), np.complex128)
+        assert_close(fftx.rfftn(r, s=s, axes=(0, 1)), np.fft.rfftn(r, s=s, axes=(0, 1)), np.float64)
+        assert_close(fftx.irfftn(x, s=s, axes=(0, 1)), np.fft.irfftn(x, s=s, axes=(0, 1)), np.complex128)
 
 
 def test_axes_in_any_order_and_negative():
@@ -175,6 +180,19 @@ def test_dtypes_follow_numpy():
     assert fftx.rfft(np.ones(8, bool)).dtype == np.complex128
     assert fftx.irfft(np.ones(5, np.complex64)).dtype == np.float32
     assert_close(fftx.fft(np.arange(8)), np.fft.fft(np.arange(8)), np.float64)
+    # The other byte order keeps its precision.
+    for dtype, want in ((">f4", np.complex64), (">c8", np.complex64), (">f8", np.complex128), (">c16", np.complex128)):
+        x = random(8, np.dtype(dtype).newbyteorder("="))
+        got = fftx.fft(x.astype(dtype))
+        assert got.dtype == want
+        assert_close(got, np.fft.fft(x), want)
+    assert fftx.rfft(np.ones(8, ">f4")).dtype == np.complex64
+    # fftx has no extended precision: long doubles are refused rather than rounded.
+    if np.dtype(np.longdouble).itemsize > 8:
+        with pytest.raises(TypeError):
+            fftx.fft(np.ones(8, np.longdouble))
+        with pytest.raises(TypeError):
+            fftx.ifft(np.ones(8, np.clongdouble))
 
 
 def test_large_and_prime_lengths():
@@ -205,6 +223,12 @@ def test_bad_arguments_raise_like_numpy():
         fftx.rfft(x)
     with pytest.raises(ValueError):
         fftx.fftn(x, s=(4, 4), axes=(0,))
+    # A real transform needs an axis (numpy raises IndexError, scipy ValueError); no plan is made.
+    r = random((4, 8), np.float64)
+    for call in (lambda: fftx.rfftn(r, axes=[]), lambda: fftx.rfft2(r, axes=()), lambda: fftx.rfftn(r, s=()),
+                 lambda: fftx.irfftn(r, axes=[]), lambda: fftx.ihfftn(r, axes=[])):
+        with pytest.raises(ValueError):
+            call()
 
 
 def test_plans_are_cached_per_shape():
@@ -217,3 +241,13 @@ def test_plans_are_cached_per_shape():
     fftx.fft(random((5, 25), np.complex64))
     fftx.fft(x.astype(np.complex128))
     assert len(fftx.plan_cache) == 3
+    # The plans' data past max_bytes go, least recently used first, never the plan in use.
+    kept = fftx.plan_cache.max_bytes
+    try:
+        fftx.plan_cache.max_bytes = 5 * 25 * 8
+        fftx.fft(random((5, 25), np.complex64))
+        assert len(fftx.plan_cache) == 1
+        fftx.fft(x.astype(np.complex128))
+        assert len(fftx.plan_cache) == 1
+    finally:
+        fftx.plan_cache.max_bytes = kept
