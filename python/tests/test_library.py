@@ -31,3 +31,20 @@ def test_library_from_the_environment_is_used():
     result = run_python("import fftx\nprint(fftx.library()._name)", {"FFTX_LIBRARY": library})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == library
+
+
+def test_batches_larger_than_the_device_run_in_parts():
+    # PoCL with 1 GiB of memory allows 256 MiB per buffer: 328 MB of rows (and as much of spectra) run in parts.
+    code = """
+import numpy as np, fftx
+x = np.random.default_rng(7).standard_normal((1024, 40000))
+got = fftx.rfft(x)
+want = np.fft.rfft(x)
+print(np.abs(got - want).max() / np.abs(want).max())
+print(sorted(key[2] for key in fftx.plan_cache._plans))
+"""
+    result = run_python(code, {"FFTX_LIBRARY": os.environ["FFTX_LIBRARY"], "POCL_MEMORY_LIMIT": "1"})
+    assert result.returncode == 0, result.stderr
+    error, batches = result.stdout.strip().splitlines()
+    assert float(error) < 1e-12
+    assert batches == "[512]", "the batch of 1024 ran as two of 512"
