@@ -198,7 +198,8 @@ unsafe fn many_shape<T: Copy + Into<i64>>(
             Ok(Embed {
                 dims: dims.into_iter().map(|v| positive(v, side)).collect::<Result<_>>()?,
                 stride: positive(stride, &format!("the {side} stride"))?,
-                // One transform has no distance: whatever is given, an in-place C2C plan's two must not differ.
+                // One transform has no distance, so unequal idist and odist must not make an in-place plan's
+                // two layouts differ.
                 dist: if batch == 1 { 0 } else { positive(dist, &format!("the {side} dist"))? },
             })
         };
