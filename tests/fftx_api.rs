@@ -12,7 +12,7 @@ use fftx::plan::cufft::HostData;
 use fftx::plan::outofcore::{self, DeviceBudget, Streamed};
 use fftx::plan::Direction;
 use fftx::runtime::devmem::{context_of, default_stream};
-use fftx::runtime::Queue;
+use fftx::runtime::{Context, Queue};
 use num_complex::Complex64;
 use std::ffi::c_void;
 use std::ptr;
@@ -690,8 +690,14 @@ fn estimates_match_the_sizes_of_made_plans() {
 
 #[test]
 fn streams_bind_plans_to_the_callers_queue() {
-    let ocl_context = &common::ENV.context;
-    let own_queue = common::queue_ptr();
+    // The caller's context and queue, made through the default stream's device rather than the tests' shared
+    // context: PoCL 3 can crash, or find no device, when two threads first initialise it at once, and the
+    // other tests here start the default stream (see tests/status.rs's start_opencl).
+    let stream = default_stream().unwrap();
+    let device = stream.queue.device().unwrap();
+    let callers_context = Context::create(device).unwrap();
+    let callers_queue = Queue::create(&callers_context, device, false).unwrap();
+    let own_queue = callers_queue.raw();
     let n = 40;
     let x = random_complex(n, 4);
     let want = reference_fft(&x, &[n], Dir::Forward);
@@ -701,13 +707,34 @@ fn streams_bind_plans_to_the_callers_queue() {
     let mut output = Values::zeros(2 * n, Prec::Double);
     ok(unsafe { fftxExecZ2Z(plan, input.ptr().cast(), output.ptr().cast(), FFTX_FORWARD) }, "host exec on stream");
     assert!(nrmse(&output.complex(), &want) < tolerance(Prec::Double));
-    let queue = unsafe { Queue::retained(own_queue) }.unwrap();
-    assert_eq!(queue.context().unwrap(), ocl_context.as_core().as_ptr());
 
     // Device memory lives in the default stream's context, which the caller's queue does not share.
     let data = malloc(n * 16);
-    assert_ne!(context_of(&queue).unwrap().raw(), default_stream().unwrap().context.raw());
+    assert_ne!(context_of(&callers_queue).unwrap().raw(), stream.context.raw());
     assert_eq!(unsafe { fftxExecZ2Z(plan, data.cast(), data.cast(), FFTX_FORWARD) }, FFTX_INVALID_DEVICE);
+    // That comes first, before the plan is baked for the queue: here also before the in-place check that
+    // input stride 2 and output stride 1 would fail.
+    let mut strided = 0;
+    let (mut four, mut embed) = ([4i32], [4i32]);
+    let status = unsafe {
+        fftxPlanMany(
+            &mut strided,
+            1,
+            four.as_mut_ptr(),
+            embed.as_mut_ptr(),
+            2,
+            8,
+            embed.as_mut_ptr(),
+            1,
+            4,
+            complex_type(Prec::Single),
+            1,
+        )
+    };
+    ok(status, "strided plan");
+    ok(unsafe { fftxSetStream(strided, own_queue) }, "set stream of the strided plan");
+    assert_eq!(unsafe { fftxExecC2C(strided, data.cast(), data.cast(), FFTX_FORWARD) }, FFTX_INVALID_DEVICE);
+    ok(fftxDestroy(strided), "destroy the strided plan");
     ok(unsafe { fftxSetStream(plan, ptr::null_mut()) }, "back to the default stream");
     copy(data, input.ptr(), n * 16, fftxMemcpyKind_t::FFTX_MEMCPY_HOST_TO_DEVICE);
     ok(unsafe { fftxExecZ2Z(plan, data.cast(), data.cast(), FFTX_FORWARD) }, "device exec");

@@ -467,6 +467,11 @@ impl CuPlan {
                 return fail(ErrorKind::InvalidArgValue, "the input and output overlap without being the same pointer");
             }
         }
+        // Memory of another context fails before a bake for this queue, which could not use it anyway.
+        check_context(&input, &queue, "input")?;
+        if let Some(output) = &output {
+            check_context(output, &queue, "output")?;
+        }
         let output_has_gaps = self.shape()?.output_has_gaps(false);
         let tmp_bytes = self.variant(&queue, in_place)?.baked().expect("baked by variant").tmp_bytes();
         let mut binder = Binder {
@@ -602,6 +607,14 @@ enum Contents {
     Scratch,
 }
 
+/// Fails when `region` lies in another context than `queue`'s.
+fn check_context(region: &DeviceRegion, queue: &Queue, what: &str) -> Result<()> {
+    if Buffer::context_of_raw(region.buffer.raw())? != queue.context()? {
+        return fail(ErrorKind::InvalidContext, format!("the {what} was allocated in another context than the plan's"));
+    }
+    Ok(())
+}
+
 /// Binds the device regions of one execution to buffers the plan can take.
 struct Binder<'a> {
     queue: &'a Queue,
@@ -625,12 +638,7 @@ impl Binder<'_> {
                 ),
             );
         }
-        if Buffer::context_of_raw(region.buffer.raw())? != self.queue.context()? {
-            return fail(
-                ErrorKind::InvalidContext,
-                format!("the {what} was allocated in another context than the plan's"),
-            );
-        }
+        check_context(&region, self.queue, what)?;
         if region.offset == 0 {
             return Ok(Bound { buffer: region.buffer, copied_from: None, bytes });
         }
