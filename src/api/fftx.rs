@@ -157,6 +157,15 @@ fn positive(value: i64, what: &str) -> Result<usize> {
     usize::try_from(value).or_else(|_| fail(ErrorKind::InvalidSize, format!("{what} {value} is too large")))
 }
 
+/// Computes a result and writes it through the caller's `ptr`, which must not be null (checked first).
+unsafe fn write_out<T>(ptr: *mut T, what: &str, value: impl FnOnce() -> Result<T>) -> Result<()> {
+    if ptr.is_null() {
+        return invalid(format!("{what} is null"));
+    }
+    *ptr = value()?;
+    Ok(())
+}
+
 /// Reads `rank` values from a C array.
 unsafe fn read_sizes<T: Copy + Into<i64>>(ptr: *const T, rank: usize, what: &str) -> Result<Vec<i64>> {
     if ptr.is_null() {
@@ -226,13 +235,7 @@ unsafe fn store<T>(ptr: *mut T, value: T) {
 /// Creates an empty plan handle, to be made with one of the `fftxMakePlan` functions.
 #[no_mangle]
 pub unsafe extern "C" fn fftxCreate(handle: *mut fftxHandle) -> fftxResult {
-    run("fftxCreate", FFTX_SETUP_FAILED, || {
-        if handle.is_null() {
-            return invalid("handle is null");
-        }
-        *handle = cufft::insert(CuPlan::new())?;
-        Ok(())
-    })
+    run("fftxCreate", FFTX_SETUP_FAILED, || write_out(handle, "handle", || cufft::insert(CuPlan::new())))
 }
 
 /// Destroys a plan and everything it holds. A destroyed handle is never reused.
@@ -538,13 +541,7 @@ pub unsafe extern "C" fn fftxGetSizeMany64(
 /// The work area bytes a made plan needs for device executions.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetSize(handle: fftxHandle, workSize: *mut usize) -> fftxResult {
-    run("fftxGetSize", FFTX_SETUP_FAILED, || {
-        if workSize.is_null() {
-            return invalid("workSize is null");
-        }
-        *workSize = with_plan(handle, |p| p.work_bytes())?;
-        Ok(())
-    })
+    run("fftxGetSize", FFTX_SETUP_FAILED, || write_out(workSize, "workSize", || with_plan(handle, |p| p.work_bytes())))
 }
 
 /// Gives a plan device memory (from `fftxMalloc`, at least `fftxGetSize` bytes) to use as its work area.
@@ -593,24 +590,14 @@ pub unsafe extern "C" fn fftxSetStream(plan: fftxHandle, stream: cl_command_queu
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetDefaultStream(stream: *mut cl_command_queue) -> fftxResult {
     run("fftxGetDefaultStream", FFTX_INVALID_DEVICE, || {
-        if stream.is_null() {
-            return invalid("stream is null");
-        }
-        *stream = default_stream()?.queue.raw();
-        Ok(())
+        write_out(stream, "stream", || Ok(default_stream()?.queue.raw()))
     })
 }
 
 /// Writes `FFTX_VERSION`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetVersion(version: *mut c_int) -> fftxResult {
-    run("fftxGetVersion", FFTX_INTERNAL_ERROR, || {
-        if version.is_null() {
-            return invalid("version is null");
-        }
-        *version = FFTX_VERSION;
-        Ok(())
-    })
+    run("fftxGetVersion", FFTX_INTERNAL_ERROR, || write_out(version, "version", || Ok(FFTX_VERSION)))
 }
 
 /// Runs `plan` from `idata` to `odata` (in place when equal), checking that the plan is of type `expected`.
@@ -719,12 +706,10 @@ pub unsafe extern "C" fn fftxExecZ2D(
 #[no_mangle]
 pub unsafe extern "C" fn fftxMalloc(ptr: *mut *mut c_void, bytes: usize) -> fftxResult {
     run("fftxMalloc", FFTX_ALLOC_FAILED, || {
-        if ptr.is_null() {
-            return invalid("ptr is null");
-        }
-        let stream = default_stream()?;
-        *ptr = devmem::allocate(&stream.context, bytes, stream.svm_buffers)? as *mut c_void;
-        Ok(())
+        write_out(ptr, "ptr", || {
+            let stream = default_stream()?;
+            Ok(devmem::allocate(&stream.context, bytes, stream.svm_buffers)? as *mut c_void)
+        })
     })
 }
 

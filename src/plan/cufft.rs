@@ -8,7 +8,7 @@ use super::{Direction, Layout, Plan, Settings};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner::{self, TransformKind};
-use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawEvent, RawMem};
+use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawContext, RawEvent, RawMem};
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
 use crate::runtime::transfer::sub_buffer;
 use crate::runtime::working::{self, WorkingBuffer};
@@ -468,9 +468,10 @@ impl CuPlan {
             }
         }
         // Memory of another context fails before a bake for this queue, which could not use it anyway.
-        check_context(&input, &queue, "input")?;
+        let context = queue.context()?;
+        check_context(&input, context, "input")?;
         if let Some(output) = &output {
-            check_context(output, &queue, "output")?;
+            check_context(output, context, "output")?;
         }
         let output_has_gaps = self.shape()?.output_has_gaps(false);
         let tmp_bytes = self.variant(&queue, in_place)?.baked().expect("baked by variant").tmp_bytes();
@@ -492,7 +493,10 @@ impl CuPlan {
         };
         let tmp = match (tmp_bytes, work_area) {
             (0, _) => None,
-            (_, Some(area)) => Some(binder.bind(area, tmp_bytes, Contents::Scratch, "work area")?),
+            (_, Some(area)) => {
+                check_context(&area, context, "work area")?;
+                Some(binder.bind(area, tmp_bytes, Contents::Scratch, "work area")?)
+            }
             (_, None) if !auto_allocation => {
                 return fail(
                     ErrorKind::NoWorkspace,
@@ -607,9 +611,9 @@ enum Contents {
     Scratch,
 }
 
-/// Fails when `region` lies in another context than `queue`'s.
-fn check_context(region: &DeviceRegion, queue: &Queue, what: &str) -> Result<()> {
-    if Buffer::context_of_raw(region.buffer.raw())? != queue.context()? {
+/// Fails when `region` lies in another context than `context`.
+fn check_context(region: &DeviceRegion, context: RawContext, what: &str) -> Result<()> {
+    if Buffer::context_of_raw(region.buffer.raw())? != context {
         return fail(ErrorKind::InvalidContext, format!("the {what} was allocated in another context than the plan's"));
     }
     Ok(())
@@ -638,7 +642,6 @@ impl Binder<'_> {
                 ),
             );
         }
-        check_context(&region, self.queue, what)?;
         if region.offset == 0 {
             return Ok(Bound { buffer: region.buffer, copied_from: None, bytes });
         }

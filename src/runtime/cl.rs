@@ -25,6 +25,8 @@ extern "C" {
 pub type RawMem = cl_mem;
 /// An event handle as the C APIs pass it.
 pub type RawEvent = cl_event;
+/// A context handle, as queues and buffers name theirs.
+pub type RawContext = cl_context;
 
 /// Turns an OpenCL status into a `Result`, naming the call in the message.
 pub fn check(code: cl_int, what: &str) -> Result<()> {
