@@ -223,14 +223,14 @@ impl Cl {
     }
 
     /// Milliseconds to build `source` for `device` (clCreateProgramWithSource + clBuildProgram).
-    pub fn build_ms(&self, device: &Device, source: &str) -> Result<f64, String> {
+    pub fn build_ms(&self, device: &Device, source: &str, options: &std::ffi::CStr) -> Result<f64, String> {
         let start = std::time::Instant::now();
         let mut code = 0;
         let text = source.as_ptr() as *const std::ffi::c_char;
         let length = source.len();
         let program = unsafe { clCreateProgramWithSource(self.context, 1, &text, &length, &mut code) };
         check(code, "clCreateProgramWithSource")?;
-        let built = unsafe { clBuildProgram(program, 1, &device.id, c"".as_ptr(), None, ptr::null_mut()) };
+        let built = unsafe { clBuildProgram(program, 1, &device.id, options.as_ptr(), None, ptr::null_mut()) };
         let elapsed = start.elapsed().as_secs_f64() * 1e3;
         unsafe { clReleaseProgram(program) };
         check(built, "clBuildProgram").map(|()| elapsed)
@@ -270,9 +270,9 @@ mod tests {
         // The compiler floor reports these times: a failed build must never pass for a fast one.
         let device = select_device("").expect("an OpenCL device");
         let cl = Cl::new(&device).expect("a context");
-        let built = cl.build_ms(&device, "kernel void twice(global float *x) { x[get_global_id(0)] *= 2.0f; }");
+        let built = cl.build_ms(&device, "kernel void twice(global float *x) { x[get_global_id(0)] *= 2.0f; }", c"");
         assert!(built.expect("a one-line kernel builds") > 0.0);
-        let broken = cl.build_ms(&device, "kernel void twice(global float *x) { x[get_global_id(0)] *= y; }");
+        let broken = cl.build_ms(&device, "kernel void twice(global float *x) { x[get_global_id(0)] *= y; }", c"");
         assert!(broken.expect_err("an undeclared name fails to build").contains("clBuildProgram"));
     }
 }

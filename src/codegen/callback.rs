@@ -52,11 +52,12 @@ impl FusedCallbacks {
         }
     }
 
-    /// The user's code ahead of the kernel's defines and files, so that neither sees the other's macros (the
-    /// kernel's single letters would break the user's names); double precision enabled first, as clFFT does.
-    pub fn ahead_of(&self, program: String, precision: Precision) -> String {
+    /// Kernel `entry` of `program`, with the user's code ahead of the kernel's defines and files, so that
+    /// neither sees the other's macros (the kernel's single letters would break the user's names); double
+    /// precision enabled first, as clFFT does.
+    pub fn ahead_of(&self, entry: &'static str, program: String, precision: Precision) -> KernelSource {
         if self.pre.is_none() && self.post.is_none() {
-            return program;
+            return KernelSource::own(entry, program);
         }
         let mut source = String::new();
         if precision == Precision::Double {
@@ -72,7 +73,7 @@ impl FusedCallbacks {
                 }
             }
         }
-        source + &program
+        KernelSource { entry, source: source + &program, options: String::new(), user_code: true }
     }
 }
 
@@ -131,6 +132,7 @@ impl CallbackKernel {
             entry: "fftx_callback",
             source: d.program(&[COMMON_CL, &self.callback.code, CALLBACK_CL]),
             options: String::new(),
+            user_code: true,
         }
     }
 

@@ -216,11 +216,7 @@ impl ElementwiseKernel {
         }
         self.callbacks.define(&mut d);
         let program = d.program(&[COMMON_CL, LANES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, ELEMENTWISE_CL]);
-        KernelSource {
-            entry: "fftx_elementwise",
-            source: self.callbacks.ahead_of(program, self.precision),
-            options: String::new(),
-        }
+        self.callbacks.ahead_of("fftx_elementwise", program, self.precision)
     }
 
     pub fn params(&self) -> Vec<u64> {

@@ -30,7 +30,7 @@ impl SlabTwiddle {
         if self.precision == Precision::Double {
             defines.set("FFTX_DOUBLE", 1);
         }
-        KernelSource { entry: Self::ENTRY, source: defines.program(&[SLAB_TWIDDLE_CL]), options: String::new() }
+        KernelSource::own(Self::ENTRY, defines.program(&[SLAB_TWIDDLE_CL]))
     }
 
     /// w_n^e for e < split, and w_n^(split h) for h <= n / split: computed in double for either precision.

@@ -844,11 +844,7 @@ impl StockhamKernel {
         }
         self.callbacks.define(&mut d);
         let program = d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, STOCKHAM_CL]);
-        KernelSource {
-            entry: "fftx_stockham",
-            source: self.callbacks.ahead_of(program, self.precision),
-            options: String::new(),
-        }
+        self.callbacks.ahead_of("fftx_stockham", program, self.precision)
     }
 
     /// True when some of `count` elements of a transform lie past the factor's limit in this batch.

@@ -162,7 +162,7 @@ impl TransposeKernel {
         };
         self.callbacks.define(&mut d);
         let program = d.program(&[COMMON_CL, LANES_CL, ACCESS_CL, LAYOUT_CL, TRANSPOSE_CL, kernel]);
-        KernelSource { entry, source: self.callbacks.ahead_of(program, self.precision), options: String::new() }
+        self.callbacks.ahead_of(entry, program, self.precision)
     }
 
     /// The layout.cl header, then the kernel's own entries (`TP(i)` in the kernels).

@@ -644,7 +644,7 @@ fn build_all(context: &Context, device: &DeviceInfo, sources: &[&KernelSource]) 
             distinct.push(s);
         }
     }
-    let lookups: Vec<Lookup> = distinct.iter().map(|s| cache::lookup(context, device, &s.source, &s.options)).collect();
+    let lookups: Vec<Lookup> = distinct.iter().map(|s| cache::lookup(context, device, s.text())).collect();
     let parallel = lookups.iter().filter(|l| matches!(l, Lookup::Missing(_))).count() > 1;
     let programs: Vec<Program> = std::thread::scope(|scope| {
         // Ok: the program, or the error, made here; Err: its build on a thread of its own.
@@ -693,6 +693,7 @@ mod tests {
             driver_version: String::new(),
             device_version: String::new(),
             platform_version: String::new(),
+            pocl: false,
             kind: DeviceKind::Gpu,
             compute_units: 1,
             max_work_group_size: 256,

@@ -101,7 +101,7 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
     );
     let twiddle = SlabTwiddle { n, precision };
     let source = twiddle.source();
-    let program = cache::program(context, &device, &source.source, &source.options)?;
+    let program = cache::program(context, &device, source.text())?;
     // The transform runs now: its kernel's disk-cache write must not compile alongside it.
     cache::wait_for_writes();
     let kernel = Kernel::create(&program, source.entry)?;

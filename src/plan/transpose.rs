@@ -44,7 +44,7 @@ fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<
     let mut launches = Vec::with_capacity(exec.steps.len());
     for step in &exec.steps {
         let source = step.kernel.source();
-        let program = cache::program(context, &device, &source.source, &source.options)?;
+        let program = cache::program(context, &device, source.text())?;
         let (global, local) = step.kernel.work_size();
         launches.push(KernelLaunch {
             kernel: Kernel::create(&program, source.entry)?,

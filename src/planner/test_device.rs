@@ -56,6 +56,7 @@ pub fn cpu() -> DeviceInfo {
         driver_version: String::new(),
         device_version: String::new(),
         platform_version: String::new(),
+        pocl: true,
         kind: DeviceKind::Cpu,
         compute_units: 2,
         max_work_group_size: 4096,
@@ -73,6 +74,7 @@ pub fn cpu() -> DeviceInfo {
 /// A GPU with 64 KiB of local memory.
 pub fn gpu() -> DeviceInfo {
     DeviceInfo {
+        pocl: false,
         kind: DeviceKind::Gpu,
         compute_units: 64,
         max_work_group_size: 1024,

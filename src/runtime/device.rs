@@ -23,6 +23,8 @@ pub struct DeviceInfo {
     pub driver_version: String,
     pub device_version: String,
     pub platform_version: String,
+    /// The platform is PoCL, whose builds include clang's whole builtin header unless told not to.
+    pub pocl: bool,
     pub kind: DeviceKind,
     pub compute_units: u32,
     pub max_work_group_size: usize,
@@ -91,6 +93,8 @@ fn query(device: cl_device_id) -> Result<DeviceInfo> {
             driver_version: string(cl::CL_DRIVER_VERSION)?,
             device_version: string(cl::CL_DEVICE_VERSION)?,
             platform_version: platform_info_string(platform as cl::cl_platform_id, cl::CL_PLATFORM_VERSION)?,
+            pocl: platform_info_string(platform as cl::cl_platform_id, cl::CL_PLATFORM_NAME)?
+                == "Portable Computing Language",
             kind,
             compute_units: device_info_value(device, cl::CL_DEVICE_MAX_COMPUTE_UNITS)?,
             max_work_group_size: device_info_value(device, cl::CL_DEVICE_MAX_WORK_GROUP_SIZE)?,

@@ -1,0 +1,103 @@
+//! On PoCL, fftx's own programs build with `kernels/builtins.cl` in place of clang's builtin header
+//! (`runtime/cache.rs`, `OWN_BUILTINS`). Every kind of kernel built here from source (the disk cache off) must
+//! build that way: a builtin missing from the file would make the cache rebuild the program with the full
+//! header, which works but costs the time the file saves. A program calling an undeclared builtin shows that
+//! rebuild.
+
+mod common;
+use common::*;
+use fftx::api::transpose::{fftxTransposeInPlace, fftxTransposeOutOfPlace};
+use fftx::codegen::slab_twiddle::SlabTwiddle;
+use fftx::codegen::Precision;
+use fftx::runtime::cache::{self, ProgramText};
+use fftx::runtime::{device_info, Context, Kernel};
+use num_complex::Complex64;
+use std::ptr;
+
+env_before_main!("FFTX_CACHE_DIR", "off");
+
+fn device() -> std::sync::Arc<fftx::runtime::DeviceInfo> {
+    device_info(ENV.device.as_core().as_raw() as _).expect("device facts")
+}
+
+/// Transposes `rows` x `cols` single complex values in place (`out_of_place` false) or into another buffer,
+/// and checks every value.
+fn transpose(rows: usize, cols: usize, out_of_place: bool) {
+    let single = |x: Complex64| Complex64::new(x.re as f32 as f64, x.im as f32 as f64);
+    let input: Vec<Complex64> = random_complex(rows * cols, 7).into_iter().map(single).collect();
+    let data = DeviceData::upload(&input, Prec::Single, false);
+    let target = DeviceData::upload(&vec![Complex64::default(); rows * cols], Prec::Single, false);
+    let [mut from, _] = data.mems();
+    let [mut to, _] = target.mems();
+    let mut event = ptr::null_mut();
+    let (queue, none) = (queue_ptr(), ptr::null());
+    let status = unsafe {
+        if out_of_place {
+            fftxTransposeOutOfPlace(queue, &mut from, &mut to, rows, cols, 1, 1, 1, 0, none, &mut event)
+        } else {
+            fftxTransposeInPlace(queue, &mut from, rows, cols, 1, 1, 1, 0, none, &mut event)
+        }
+    };
+    check(status, "transpose");
+    unsafe { ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait") };
+    let got = if out_of_place { target.download() } else { data.download() };
+    for r in 0..rows {
+        for c in 0..cols {
+            assert_eq!(got[c * rows + r], input[r * cols + c], "{rows} x {cols} at ({r}, {c})");
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_kernel_builds_with_fftxs_own_builtin_declarations() {
+    if !device().pocl {
+        eprintln!("not PoCL: fftx builds with the driver's builtin header there");
+        return;
+    }
+    let before = cache::stats();
+    for p in [Prec::Single, Prec::Double] {
+        for case in [
+            Case::new(&[64]).batch(16).precision(p),
+            Case::new(&[1000]).batch(9).precision(p).backward(),
+            Case::new(&[1 << 16]).precision(p),
+            Case::new(&[28, 64]).batch(3).precision(p).planar(true, false),
+            Case::new(&[8, 8, 8]).precision(p).in_place(),
+            Case::new(&[4099]).precision(p),
+            Case::new(&[64, 64]).precision(p).transposed(),
+        ] {
+            let rmse = case.run();
+            let limit = if case.lengths == [4099] { bluestein_tolerance(p) } else { tolerance(p) };
+            assert!(rmse <= limit, "rmse {rmse:.3e} for {case:?}");
+        }
+        for dir in [RealDir::R2C, RealDir::C2R] {
+            for case in [
+                RealCase::new(&[64], dir).batch(16).precision(p),
+                RealCase::new(&[1000], dir).batch(4).precision(p).planar(),
+                RealCase::new(&[27], dir).batch(5).precision(p).in_place(),
+                RealCase::new(&[28, 64], dir).batch(5).precision(p),
+            ] {
+                let rmse = case.run();
+                assert!(rmse <= tolerance(p), "rmse {rmse:.3e} for {case:?}");
+            }
+        }
+    }
+    for (rows, cols, out_of_place) in [(64, 64, false), (32, 64, false), (48, 80, true)] {
+        transpose(rows, cols, out_of_place);
+    }
+    // The out-of-core twiddle pass runs only past the device's memory: its program is built here alone.
+    let context = Context::create(device().raw()).expect("a context");
+    for precision in [Precision::Single, Precision::Double] {
+        let source = SlabTwiddle { n: 1 << 12, precision }.source();
+        let program = cache::program(&context, &device(), source.text()).expect("the twiddle pass builds");
+        Kernel::create(&program, source.entry).expect("its kernel");
+    }
+    let after = cache::stats();
+    assert!(after.source_builds > before.source_builds + 20, "{before:?} -> {after:?}");
+    assert_eq!(after.full_header_rebuilds, 0, "{after:?}");
+
+    let undeclared = "kernel void fftx_cosine(global float *x) { x[0] = cos(x[0]); }";
+    let text = ProgramText { source: undeclared, options: "", declares_builtins: true };
+    let program = cache::program(&context, &device(), text).expect("the rebuild with the full header");
+    Kernel::create(&program, "fftx_cosine").expect("its kernel");
+    assert_eq!(cache::stats().full_header_rebuilds, 1);
+}
