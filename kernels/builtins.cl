@@ -2,10 +2,11 @@
  *
  * PoCL includes opencl-c.h (900 KB) ahead of every program, twice per build (it preprocesses, then compiles):
  * about 90 ms of a program's 100 ms floor. A program without user code builds there with FFTX_OWN_BUILTINS
- * and opencl-c.h's include guard defined (runtime/cache.rs), so only these declarations are parsed. Each
- * name gets its whole family of scalar and vector overloads, so that overload resolution picks what it
- * picks with the full header. A builtin missing here fails the build, which the runtime then repeats with
- * the full header. */
+ * and opencl-c.h's include guard defined (runtime/cache.rs), so only these declarations are parsed; the
+ * types and constants still come from opencl-c-base.h, which PoCL includes on its own. Each name gets its
+ * whole family of scalar and vector overloads but half's, so that overload resolution picks what it picks
+ * with the full header. A builtin missing here fails the build, which the runtime then repeats with the
+ * full header (or reports, under FFTX_OWN_BUILTINS=strict). */
 #ifdef FFTX_OWN_BUILTINS
 #define FFTX_OVERLOAD __attribute__((overloadable))
 #define FFTX_CONST __attribute__((overloadable, const))

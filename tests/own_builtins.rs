@@ -1,15 +1,16 @@
 //! On PoCL, fftx's own programs build with `kernels/builtins.cl` in place of clang's builtin header
-//! (`runtime/cache.rs`, `OWN_BUILTINS`). Every kind of kernel built here from source (the disk cache off) must
-//! build that way: a builtin missing from the file would make the cache rebuild the program with the full
-//! header, which works but costs the time the file saves. A program calling an undeclared builtin shows that
-//! rebuild.
+//! (`runtime/cache.rs`, `OWN_BUILTINS`). The tests run with `FFTX_OWN_BUILTINS=strict`, so a builtin missing
+//! from the file fails whichever test builds a program calling it from source; but the disk cache spares
+//! the programs earlier runs built. Here the disk cache is off: the kernels of the CPU profile (leaves,
+//! four-step, multidimensional, planar, Bluestein, transposed output, real in and out of place, the
+//! transpose API, the out-of-core twiddle pass) all build from source, and none may need the full header.
 
 mod common;
 use common::*;
 use fftx::api::transpose::{fftxTransposeInPlace, fftxTransposeOutOfPlace};
 use fftx::codegen::slab_twiddle::SlabTwiddle;
 use fftx::codegen::Precision;
-use fftx::runtime::cache::{self, ProgramText};
+use fftx::runtime::cache;
 use fftx::runtime::{device_info, Context, Kernel};
 use num_complex::Complex64;
 use std::ptr;
@@ -93,11 +94,5 @@ fn every_kind_of_kernel_builds_with_fftxs_own_builtin_declarations() {
     }
     let after = cache::stats();
     assert!(after.source_builds > before.source_builds + 20, "{before:?} -> {after:?}");
-    assert_eq!(after.full_header_rebuilds, 0, "{after:?}");
-
-    let undeclared = "kernel void fftx_cosine(global float *x) { x[0] = cos(x[0]); }";
-    let text = ProgramText { source: undeclared, options: "", declares_builtins: true };
-    let program = cache::program(&context, &device(), text).expect("the rebuild with the full header");
-    Kernel::create(&program, "fftx_cosine").expect("its kernel");
-    assert_eq!(cache::stats().full_header_rebuilds, 1);
+    assert_eq!(after.full_header_rebuilds, before.full_header_rebuilds, "{after:?}");
 }

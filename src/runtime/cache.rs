@@ -7,8 +7,9 @@
 //! hands out one cell per key, so only builds of the same program wait for each other.
 //!
 //! On PoCL a program of fftx's own code builds with the declarations of `kernels/builtins.cl` in place of
-//! clang's opencl-c.h (`OWN_BUILTINS`): 10-20 ms instead of about 100 for a small program. Should that build
-//! fail, the program builds again with the full header (`CacheStats::full_header_rebuilds`).
+//! clang's opencl-c.h (`OWN_BUILTINS`), which saves about 90 ms a build. Should that build fail, the program
+//! builds again with the full header (`CacheStats::full_header_rebuilds`), unless `FFTX_OWN_BUILTINS` says
+//! `off` (the header always) or `strict` (the failure stands: the tests use it).
 //!
 //! `FFTX_CACHE_DIR` names the folder (empty or `off` disables the disk cache); the default is
 //! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`. A load marks its entry used (its modification time, at most
@@ -24,7 +25,7 @@
 use super::cl::{Context, Program};
 use super::device::DeviceInfo;
 use super::per_context::PerContext;
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::log::Topic;
 use once_cell::sync::{Lazy, OnceCell};
 use std::collections::HashSet;
@@ -105,9 +106,27 @@ pub struct ProgramText<'a> {
 /// which takes about 90 ms of each build's 100 ms floor there.
 const OWN_BUILTINS: &str = "-DFFTX_OWN_BUILTINS -D_OPENCL_H_";
 
+/// How fftx's own programs get their builtins on PoCL, from `FFTX_OWN_BUILTINS`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OwnBuiltins {
+    /// `kernels/builtins.cl`, then the full header should that build fail (the default).
+    On,
+    /// The full header.
+    Off,
+    /// `kernels/builtins.cl` only: a declaration missing there fails the build.
+    Strict,
+}
+
+static OWN_BUILTINS_MODE: Lazy<OwnBuiltins> = Lazy::new(|| match std::env::var("FFTX_OWN_BUILTINS").as_deref() {
+    Ok("off") => OwnBuiltins::Off,
+    Ok("strict") => OwnBuiltins::Strict,
+    _ => OwnBuiltins::On,
+});
+
 /// The build options of `text` on `device`, plus `FFTX_BUILD_OPTIONS`.
 fn build_options(device: &DeviceInfo, text: ProgramText) -> String {
-    let own = if device.pocl && text.declares_builtins { OWN_BUILTINS } else { "" };
+    let declared = device.pocl && text.declares_builtins && *OWN_BUILTINS_MODE != OwnBuiltins::Off;
+    let own = if declared { OWN_BUILTINS } else { "" };
     [text.options, EXTRA_OPTIONS.as_str(), own]
         .iter()
         .filter(|o| !o.trim().is_empty())
@@ -176,11 +195,20 @@ impl Missing<'_> {
         crate::log!(Topic::Kernels, "building program with options `{}`:\n{}", self.options, self.source);
         let started = std::time::Instant::now();
         let program = match build(context, device, self.source, &self.options) {
-            Err(error) if self.options.contains(OWN_BUILTINS) => {
-                // A builtin missing from kernels/builtins.cl: the full header still builds the program.
-                crate::log!(Topic::Info, "rebuilding a program with the full builtin header: {error}");
+            Err(error)
+                if error.kind == ErrorKind::BuildProgramFailure
+                    && self.options.contains(OWN_BUILTINS)
+                    && *OWN_BUILTINS_MODE == OwnBuiltins::On =>
+            {
+                // A builtin missing from kernels/builtins.cl, a defect of fftx's: the full header serves.
+                let program = build(context, device, self.source, self.options.replace(OWN_BUILTINS, "").trim())?;
                 FULL_HEADER_REBUILDS.fetch_add(1, Ordering::Relaxed);
-                build(context, device, self.source, self.options.replace(OWN_BUILTINS, "").trim())?
+                crate::log!(
+                    Topic::Error,
+                    "a program built only with the full builtin header (kernels/builtins.cl lacks a declaration): \
+                     {error}"
+                );
+                program
             }
             built => built?,
         };
@@ -526,6 +554,35 @@ fn hex(key: &Key) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A program of fftx's calling a builtin `kernels/builtins.cl` lacks, under this process's
+    /// `FFTX_OWN_BUILTINS`: on PoCL it builds again with the full header, or fails in strict mode.
+    #[test]
+    fn a_builtin_the_declarations_lack() {
+        let (_, id) = crate::runtime::default_device().expect("an OpenCL device");
+        let device = crate::runtime::device_info(id).expect("its facts");
+        let context = Context::create(id).expect("a context");
+        let source = "kernel void fftx_cosine(global float *x) { x[0] = cos(x[0]); }";
+        let text = ProgramText { source, options: "", declares_builtins: true };
+        let options = build_options(&device, text);
+        let missing =
+            Missing { cell: Cell::default(), key: key_of(&device, source, &options), source, options, path: None };
+        let before = stats().full_header_rebuilds;
+        let built = missing.build(&context, &device);
+        match (*OWN_BUILTINS_MODE, device.pocl) {
+            (OwnBuiltins::Strict, true) => {
+                assert_eq!(built.expect_err("a strict build fails").kind, ErrorKind::BuildProgramFailure)
+            }
+            (OwnBuiltins::On, true) => {
+                built.expect("the full header builds it");
+                assert_eq!(stats().full_header_rebuilds, before + 1);
+            }
+            _ => {
+                built.expect("built with the full header at once");
+                assert_eq!(stats().full_header_rebuilds, before);
+            }
+        }
+    }
 
     #[test]
     fn entries_must_match_in_every_field() {

@@ -20,8 +20,8 @@ pub struct Env {
 /// Sets what every test binary wants in its environment before `main` starts a thread: `set_var` while
 /// another thread reads the environment from C (PoCL calls getenv as it builds programs) can crash glibc's
 /// getenv, as a run of `fftx_api` did when one test set these while the others baked. Compiled kernels are
-/// cached under `target/` so repeated runs skip compilation, and a compiler warning in a kernel fails the
-/// test that builds it.
+/// cached under `target/` so repeated runs skip compilation, a compiler warning in a kernel fails the
+/// test that builds it, and so does a builtin `kernels/builtins.cl` does not declare.
 #[used]
 #[link_section = ".init_array"]
 static SET_TEST_ENV: extern "C" fn() = set_test_env;
@@ -33,6 +33,9 @@ extern "C" fn set_test_env() {
     }
     let options = std::env::var("FFTX_BUILD_OPTIONS").unwrap_or_default();
     std::env::set_var("FFTX_BUILD_OPTIONS", format!("-Werror {options}").trim_end());
+    if std::env::var_os("FFTX_OWN_BUILTINS").is_none() {
+        std::env::set_var("FFTX_OWN_BUILTINS", "strict");
+    }
 }
 
 /// Sets `name` to `value` before `main` (see `SET_TEST_ENV`) for the whole test binary, as every test in
