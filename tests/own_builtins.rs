@@ -6,47 +6,18 @@
 //! transpose API, the out-of-core twiddle pass) all build from source, and none may need the full header.
 
 mod common;
+#[allow(dead_code)]
+mod transpose_cases;
 use common::*;
-use fftx::api::transpose::{fftxTransposeInPlace, fftxTransposeOutOfPlace};
 use fftx::codegen::slab_twiddle::SlabTwiddle;
 use fftx::codegen::Precision;
 use fftx::runtime::cache;
 use fftx::runtime::{device_info, Context, Kernel};
-use num_complex::Complex64;
-use std::ptr;
 
 env_before_main!("FFTX_CACHE_DIR", "off");
 
 fn device() -> std::sync::Arc<fftx::runtime::DeviceInfo> {
     device_info(ENV.device.as_core().as_raw() as _).expect("device facts")
-}
-
-/// Transposes `rows` x `cols` single complex values in place (`out_of_place` false) or into another buffer,
-/// and checks every value.
-fn transpose(rows: usize, cols: usize, out_of_place: bool) {
-    let single = |x: Complex64| Complex64::new(x.re as f32 as f64, x.im as f32 as f64);
-    let input: Vec<Complex64> = random_complex(rows * cols, 7).into_iter().map(single).collect();
-    let data = DeviceData::upload(&input, Prec::Single, false);
-    let target = DeviceData::upload(&vec![Complex64::default(); rows * cols], Prec::Single, false);
-    let [mut from, _] = data.mems();
-    let [mut to, _] = target.mems();
-    let mut event = ptr::null_mut();
-    let (queue, none) = (queue_ptr(), ptr::null());
-    let status = unsafe {
-        if out_of_place {
-            fftxTransposeOutOfPlace(queue, &mut from, &mut to, rows, cols, 1, 1, 1, 0, none, &mut event)
-        } else {
-            fftxTransposeInPlace(queue, &mut from, rows, cols, 1, 1, 1, 0, none, &mut event)
-        }
-    };
-    check(status, "transpose");
-    unsafe { ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait") };
-    let got = if out_of_place { target.download() } else { data.download() };
-    for r in 0..rows {
-        for c in 0..cols {
-            assert_eq!(got[c * rows + r], input[r * cols + c], "{rows} x {cols} at ({r}, {c})");
-        }
-    }
 }
 
 #[test]
@@ -82,8 +53,14 @@ fn every_kind_of_kernel_builds_with_fftxs_own_builtin_declarations() {
             }
         }
     }
-    for (rows, cols, out_of_place) in [(64, 64, false), (32, 64, false), (48, 80, true)] {
-        transpose(rows, cols, out_of_place);
+    for precision in [Prec::Single, Prec::Double] {
+        for (rows, cols, in_place) in [(64, 64, true), (32, 64, true), (48, 80, false)] {
+            transpose_cases::passes(transpose_cases::Shape {
+                precision,
+                in_place,
+                ..transpose_cases::shape(rows, cols)
+            });
+        }
     }
     // The out-of-core twiddle pass runs only past the device's memory: its program is built here alone.
     let context = Context::create(device().raw()).expect("a context");

@@ -52,7 +52,7 @@ impl KernelSource {
 
     /// The text the program cache builds.
     pub fn text(&self) -> ProgramText<'_> {
-        ProgramText { source: &self.source, options: &self.options, declares_builtins: !self.user_code }
+        ProgramText { source: &self.source, options: &self.options, user_code: self.user_code }
     }
 }
 

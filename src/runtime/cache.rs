@@ -98,8 +98,9 @@ static EXTRA_OPTIONS: Lazy<String> = Lazy::new(|| std::env::var("FFTX_BUILD_OPTI
 pub struct ProgramText<'a> {
     pub source: &'a str,
     pub options: &'a str,
-    /// `kernels/builtins.cl` declares every builtin the source calls: it holds no user code.
-    pub declares_builtins: bool,
+    /// The source holds a user's code, which may call any builtin: it needs the full builtin header, where
+    /// `kernels/builtins.cl` declares every builtin fftx's own code calls.
+    pub user_code: bool,
 }
 
 /// The options that make PoCL parse `kernels/builtins.cl` instead of clang's opencl-c.h (its include guard),
@@ -123,10 +124,14 @@ static OWN_BUILTINS_MODE: Lazy<OwnBuiltins> = Lazy::new(|| match std::env::var("
     _ => OwnBuiltins::On,
 });
 
-/// The build options of `text` on `device`, plus `FFTX_BUILD_OPTIONS`.
-fn build_options(device: &DeviceInfo, text: ProgramText) -> String {
-    let declared = device.pocl && text.declares_builtins && *OWN_BUILTINS_MODE != OwnBuiltins::Off;
-    let own = if declared { OWN_BUILTINS } else { "" };
+/// Whether `text` builds on `device` with `kernels/builtins.cl` in place of the builtin header.
+fn own_builtins(device: &DeviceInfo, text: ProgramText) -> bool {
+    device.pocl && !text.user_code && *OWN_BUILTINS_MODE != OwnBuiltins::Off
+}
+
+/// The build options of `text`, plus `FFTX_BUILD_OPTIONS` and, where `own_builtins`, `OWN_BUILTINS`.
+fn build_options(text: ProgramText, own_builtins: bool) -> String {
+    let own = if own_builtins { OWN_BUILTINS } else { "" };
     [text.options, EXTRA_OPTIONS.as_str(), own]
         .iter()
         .filter(|o| !o.trim().is_empty())
@@ -153,16 +158,18 @@ pub enum Lookup<'a> {
 pub struct Missing<'a> {
     cell: Cell,
     key: Key,
-    source: &'a str,
+    text: ProgramText<'a>,
+    /// The build uses `kernels/builtins.cl` (`own_builtins`), and `options` say so.
+    own_builtins: bool,
     options: String,
     path: Option<PathBuf>,
 }
 
 /// Looks `text` up in the memory cache, then on disk, loading on the calling thread.
 pub fn lookup<'a>(context: &Context, device: &DeviceInfo, text: ProgramText<'a>) -> Lookup<'a> {
-    let source = text.source;
-    let options = build_options(device, text);
-    let key = key_of(device, source, &options);
+    let own_builtins = own_builtins(device, text);
+    let options = build_options(text, own_builtins);
+    let key = key_of(device, text.source, &options);
     // Programs the cache dropped are released outside its lock, after this lookup (`PerContext`).
     let (cell, _dropped) = MEMORY.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(
         context.raw() as usize,
@@ -180,7 +187,7 @@ pub fn lookup<'a>(context: &Context, device: &DeviceInfo, text: ProgramText<'a>)
         .and_then(|path| cell.get_or_try_init(|| load_from_disk(context, device, &key, path).ok_or(())).ok());
     match loaded {
         Some(program) => Lookup::Found(program.clone()),
-        None => Lookup::Missing(Missing { cell, key, source, options, path }),
+        None => Lookup::Missing(Missing { cell, key, text, own_builtins, options, path }),
     }
 }
 
@@ -192,16 +199,16 @@ impl Missing<'_> {
     }
 
     fn build_from_source(&self, context: &Context, device: &DeviceInfo) -> Result<Program> {
-        crate::log!(Topic::Kernels, "building program with options `{}`:\n{}", self.options, self.source);
+        crate::log!(Topic::Kernels, "building program with options `{}`:\n{}", self.options, self.text.source);
         let started = std::time::Instant::now();
-        let program = match build(context, device, self.source, &self.options) {
+        let program = match build(context, device, self.text.source, &self.options) {
             Err(error)
                 if error.kind == ErrorKind::BuildProgramFailure
-                    && self.options.contains(OWN_BUILTINS)
+                    && self.own_builtins
                     && *OWN_BUILTINS_MODE == OwnBuiltins::On =>
             {
                 // A builtin missing from kernels/builtins.cl, a defect of fftx's: the full header serves.
-                let program = build(context, device, self.source, self.options.replace(OWN_BUILTINS, "").trim())?;
+                let program = build(context, device, self.text.source, &build_options(self.text, false))?;
                 FULL_HEADER_REBUILDS.fetch_add(1, Ordering::Relaxed);
                 crate::log!(
                     Topic::Error,
@@ -563,10 +570,17 @@ mod tests {
         let device = crate::runtime::device_info(id).expect("its facts");
         let context = Context::create(id).expect("a context");
         let source = "kernel void fftx_cosine(global float *x) { x[0] = cos(x[0]); }";
-        let text = ProgramText { source, options: "", declares_builtins: true };
-        let options = build_options(&device, text);
-        let missing =
-            Missing { cell: Cell::default(), key: key_of(&device, source, &options), source, options, path: None };
+        let text = ProgramText { source, options: "", user_code: false };
+        let own_builtins = own_builtins(&device, text);
+        let options = build_options(text, own_builtins);
+        let missing = Missing {
+            cell: Cell::default(),
+            key: key_of(&device, source, &options),
+            text,
+            own_builtins,
+            options,
+            path: None,
+        };
         let before = stats().full_header_rebuilds;
         let built = missing.build(&context, &device);
         match (*OWN_BUILTINS_MODE, device.pocl) {
