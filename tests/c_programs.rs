@@ -442,6 +442,7 @@ fn dump_programs_writes_the_kernels() {
         .current_dir(&folder)
         .env("LD_LIBRARY_PATH", &lib)
         .env("FFTX_CACHE_DIR", repository().join("target").join("fftx-test-cache"))
+        .env("FFTX_BUILD_OPTIONS", "-Werror")
         .output()
         .expect("start the C program");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
@@ -458,7 +459,10 @@ fn dump_programs_writes_the_kernels() {
     assert_eq!(two.len(), 2, "the two-pass plan's programs: {files:?}");
     for file in &files {
         let text = fs::read_to_string(folder.join(file)).expect("a dumped program");
-        assert!(text.contains("__kernel") && text.contains("build options"), "{file} holds no kernel:\n{text}");
+        // The options the program built with, FFTX_BUILD_OPTIONS's among them.
+        let options = text.lines().next().and_then(|l| l.strip_prefix("/* build options: ")).unwrap_or_default();
+        assert!(options.contains("-Werror"), "{file} does not record the build options: {options}");
+        assert!(text.contains("__kernel"), "{file} holds no kernel:\n{text}");
     }
 }
 

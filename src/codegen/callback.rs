@@ -73,7 +73,7 @@ impl FusedCallbacks {
                 }
             }
         }
-        KernelSource { entry, source: source + &program, options: String::new(), user_code: true }
+        KernelSource { entry, source: source + &program, user_code: true }
     }
 }
 
@@ -131,7 +131,6 @@ impl CallbackKernel {
         KernelSource {
             entry: "fftx_callback",
             source: d.program(&[COMMON_CL, &self.callback.code, CALLBACK_CL]),
-            options: String::new(),
             user_code: true,
         }
     }

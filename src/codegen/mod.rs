@@ -32,13 +32,12 @@ impl Precision {
     }
 }
 
-/// A kernel ready to build: its entry point, the complete source (defines included, so a dumped program is
-/// self-contained) and build options.
+/// A kernel ready to build: its entry point and the complete source (defines included, so a dumped program
+/// is self-contained). Its build options are the program cache's (`runtime::cache::build_options`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelSource {
     pub entry: &'static str,
     pub source: String,
-    pub options: String,
     /// The source holds a user's code (a callback), which may call any builtin: it needs the full builtin
     /// header, where fftx's own code needs only `kernels/builtins.cl` (`runtime::cache`).
     pub user_code: bool,
@@ -47,12 +46,12 @@ pub struct KernelSource {
 impl KernelSource {
     /// A program of fftx's own code only.
     pub fn own(entry: &'static str, source: String) -> KernelSource {
-        KernelSource { entry, source, options: String::new(), user_code: false }
+        KernelSource { entry, source, user_code: false }
     }
 
     /// The text the program cache builds.
     pub fn text(&self) -> ProgramText<'_> {
-        ProgramText { source: &self.source, options: &self.options, user_code: self.user_code }
+        ProgramText { source: &self.source, user_code: self.user_code }
     }
 }
 

@@ -3,7 +3,7 @@
 use super::registry;
 use crate::codegen::KernelSource;
 use crate::log::Topic;
-use crate::runtime::cache;
+use crate::runtime::{cache, DeviceInfo};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// clFFT's `CLFFT_DUMP_PROGRAMS` debug flag.
@@ -58,7 +58,7 @@ pub fn debug_flags() -> u64 {
 /// with `_<n>` after the handle when the plan has several programs of one kind (clFFT gives each sub-plan a
 /// handle of its own instead). A file that cannot be written is reported under `FFTX_LOG=error`; the bake goes
 /// on, since the dump only serves debugging.
-pub fn dump_programs(handle: usize, sources: &[KernelSource]) {
+pub fn dump_programs(handle: usize, sources: &[KernelSource], device: &DeviceInfo) {
     let kind = |s: &KernelSource| {
         let name = s.entry.strip_prefix("fftx_").unwrap_or(s.entry);
         name[..1].to_ascii_uppercase() + &name[1..]
@@ -70,7 +70,7 @@ pub fn dump_programs(handle: usize, sources: &[KernelSource]) {
             _ => String::new(),
         };
         let path = format!("clfft.kernel.{}{handle}{suffix}.cl", kind(source));
-        let text = format!("/* build options: {} */\n{}", source.options, source.source);
+        let text = format!("/* build options: {} */\n{}", cache::build_options(device, source.text()), source.source);
         match std::fs::write(&path, text) {
             Ok(()) => crate::log!(Topic::Info, "wrote {path}"),
             Err(e) => crate::log!(Topic::Error, "CLFFT_DUMP_PROGRAMS: cannot write {path}: {e}"),

@@ -373,7 +373,8 @@ impl Plan {
         if self.baked.is_none() {
             let baked = Baked::new(&self.settings, queue)?;
             if let Some(handle) = self.handle.filter(|_| library::debug_flags() & library::DUMP_PROGRAMS != 0) {
-                library::dump_programs(handle, &baked.sources());
+                let device = crate::runtime::device_info(queue.device()?)?;
+                library::dump_programs(handle, &baked.sources(), &device);
             }
             self.baked = Some(baked);
         }

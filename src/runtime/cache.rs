@@ -97,7 +97,6 @@ static EXTRA_OPTIONS: Lazy<String> = Lazy::new(|| std::env::var("FFTX_BUILD_OPTI
 #[derive(Debug, Clone, Copy)]
 pub struct ProgramText<'a> {
     pub source: &'a str,
-    pub options: &'a str,
     /// The source holds a user's code, which may call any builtin: it needs the full builtin header, where
     /// `kernels/builtins.cl` declares every builtin fftx's own code calls.
     pub user_code: bool,
@@ -129,15 +128,15 @@ fn own_builtins(device: &DeviceInfo, text: ProgramText) -> bool {
     device.pocl && !text.user_code && *OWN_BUILTINS_MODE != OwnBuiltins::Off
 }
 
-/// The build options of `text`, plus `FFTX_BUILD_OPTIONS` and, where `own_builtins`, `OWN_BUILTINS`.
-fn build_options(text: ProgramText, own_builtins: bool) -> String {
+/// The options `text` builds with on `device`, as a program dump records them.
+pub fn build_options(device: &DeviceInfo, text: ProgramText) -> String {
+    options_with(own_builtins(device, text))
+}
+
+/// `FFTX_BUILD_OPTIONS` and, where `own_builtins`, `OWN_BUILTINS`.
+fn options_with(own_builtins: bool) -> String {
     let own = if own_builtins { OWN_BUILTINS } else { "" };
-    [text.options, EXTRA_OPTIONS.as_str(), own]
-        .iter()
-        .filter(|o| !o.trim().is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ")
+    [EXTRA_OPTIONS.as_str(), own].iter().filter(|o| !o.trim().is_empty()).copied().collect::<Vec<_>>().join(" ")
 }
 
 /// A built program for `text` on `device` in `context`.
@@ -168,7 +167,7 @@ pub struct Missing<'a> {
 /// Looks `text` up in the memory cache, then on disk, loading on the calling thread.
 pub fn lookup<'a>(context: &Context, device: &DeviceInfo, text: ProgramText<'a>) -> Lookup<'a> {
     let own_builtins = own_builtins(device, text);
-    let options = build_options(text, own_builtins);
+    let options = options_with(own_builtins);
     let key = key_of(device, text.source, &options);
     // Programs the cache dropped are released outside its lock, after this lookup (`PerContext`).
     let (cell, _dropped) = MEMORY.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(
@@ -208,7 +207,7 @@ impl Missing<'_> {
                     && *OWN_BUILTINS_MODE == OwnBuiltins::On =>
             {
                 // A builtin missing from kernels/builtins.cl, a defect of fftx's: the full header serves.
-                let program = build(context, device, self.text.source, &build_options(self.text, false))?;
+                let program = build(context, device, self.text.source, &options_with(false))?;
                 FULL_HEADER_REBUILDS.fetch_add(1, Ordering::Relaxed);
                 crate::log!(
                     Topic::Error,
@@ -570,9 +569,9 @@ mod tests {
         let device = crate::runtime::device_info(id).expect("its facts");
         let context = Context::create(id).expect("a context");
         let source = "kernel void fftx_cosine(global float *x) { x[0] = cos(x[0]); }";
-        let text = ProgramText { source, options: "", user_code: false };
+        let text = ProgramText { source, user_code: false };
         let own_builtins = own_builtins(&device, text);
-        let options = build_options(text, own_builtins);
+        let options = options_with(own_builtins);
         let missing = Missing {
             cell: Cell::default(),
             key: key_of(&device, source, &options),
