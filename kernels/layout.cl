@@ -50,16 +50,3 @@ AI void next_transform(__global const ulong *params, IDX *coord, IDX *in_off, ID
     }
 }
 
-/* (a * b) mod n without overflow for a, b < n < 2^63. */
-AI ulong mul_mod(ulong a, ulong b, ulong n) {
-    if (mul_hi(a, b) == 0)
-        return (a * b) % n;
-    ulong r = 0;
-    for (int bit = 63; bit >= 0; bit--) {
-        r = (r << 1) % n;
-        if ((b >> bit) & 1)
-            r = (r + a) % n;
-    }
-    return r;
-}
-

@@ -62,6 +62,8 @@
  *   POST_TW                       0, or the four-step twiddle on output element k of a transform with batch
  *                                 coordinates c: w_n^e, e = c[PT_C] * (sum_d m_d c[d] + kmul k) mod n.
  *                                 POST_TW_LANES: e = (c0 + lane) kmul k, with a per-lane factor table.
+ *   TW_WIDE_MOD                   the exponent products may pass 2^64 (n above 2^32): a long multiplication
+ *                                 forms them instead of one product
  *   TW_RUNS                       2 when a slot's lanes may end one row of batch dimension 0 and start the
  *                                 next (its count is not a multiple of VW): POST_TW_LANES then keeps a
  *                                 second exponent for the lanes of the next row, else 1
@@ -438,6 +440,25 @@ AI int dif_position(uint k_) {
 #else
 #define DIF_POSITION(k) (k)
 #endif
+
+/* (a * b) mod n for a, b < n < 2^63. One product serves while n <= 2^32; the long multiplication, inlined
+ * at each lane's calls, made most of a twiddle pass's code: without it PoCL built a 4096-point pass in 221
+ * ms instead of 260, and compiled its machine code (for the disk cache's binary) in 1.4 s instead of 2.2. */
+AI ulong mul_mod(ulong a, ulong b, ulong n) {
+#if TW_WIDE_MOD
+    if (mul_hi(a, b) == 0)
+        return (a * b) % n;
+    ulong r = 0;
+    for (int bit = 63; bit >= 0; bit--) {
+        r = (r << 1) % n;
+        if ((b >> bit) & 1)
+            r = (r + a) % n;
+    }
+    return r;
+#else
+    return (a * b) % n;
+#endif
+}
 
 /* w_n^e from the two-level table: low bits index one table, high bits the other. */
 #define ROOT(e, wr, wi) SPLIT_ROOT(PT_OFF + ((e) & tw_mask), tw_hi + ((e) >> tw_shift), wr, wi)

@@ -1,9 +1,11 @@
-//! Deep decompositions (see `deep_cases`) with GPU-shaped kernels forced.
+//! Deep decompositions (see `deep_cases`) with GPU-shaped kernels forced, their four-step twiddles formed as
+//! for moduli above 2^32 (`wide_twiddle`: a GPU could hold such a transform in its memory; `deep_cpu` takes
+//! the usual form).
 
 mod common;
 mod deep_cases;
 
-common::env_before_main!("FFTX_TUNE", "profile=gpu;max_leaf=16");
+common::env_before_main!("FFTX_TUNE", "profile=gpu;max_leaf=16;wide_twiddle=on");
 
 #[test]
 fn with_scratch() {

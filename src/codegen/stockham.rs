@@ -215,6 +215,9 @@ pub struct StockhamKernel {
     pub post_twiddle: Option<PostTwiddle>,
     /// Offsets may exceed 2^32 elements.
     pub wide_index: bool,
+    /// The four-step twiddle's exponent products may exceed 64 bits (its modulus passes 2^32): the kernel
+    /// forms them with a long multiplication (`TW_WIDE_MOD`).
+    pub wide_twiddle: bool,
     /// Vector stores bypass the caches (non-temporal), where the compiler supports it.
     pub streaming_store: bool,
     /// Pairs of odd real transforms with an odd count: the transforms at coordinate 0 of this batch dimension
@@ -791,6 +794,7 @@ impl StockhamKernel {
             .set("REAL_STAGE", self.real_stage.code())
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
+            .flag("TW_WIDE_MOD", self.wide_twiddle)
             .flag("OUT_STREAM", streams)
             .flag("ROW_RUN_CARRY", self.row_run_carry() && streams)
             .flag("TWIN_RUN_CARRY", self.twin_run_carry() && streams)
@@ -1101,6 +1105,7 @@ mod tests {
             mid_factor: None,
             post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
+            wide_twiddle: false,
             streaming_store: false,
             lone_dim: None,
             plane_n0: None,

@@ -90,7 +90,8 @@ const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 /// `gpu_io=items` keeps GPU loads and stores item-major along columns too (see `shape`). `chunk=B` runs a
 /// CPU batch in chunks of at most B bytes (`CPU_CHUNK_BYTES`; 0: in one) even where their launches would
 /// leave the compute units unbalanced (`chunks::keeps_units_balanced`), to measure chunk sizes and test
-/// chunks with small cases.
+/// chunks with small cases. `wide_twiddle=on` gives four-step twiddles the exponent arithmetic of moduli above
+/// 2^32, which no length a test can hold needs, so that the tests check it.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 struct Tune {
     profile: Option<DeviceKind>,
@@ -99,6 +100,7 @@ struct Tune {
     gpu_lanes: Option<usize>,
     gpu_item_major_io: bool,
     chunk_bytes: Option<usize>,
+    wide_twiddle: bool,
 }
 
 /// The overrides, read from `FFTX_TUNE` once, at the first plan (as `FFTX_LOG` is read once).
@@ -121,10 +123,16 @@ fn parse_tune(spec: &str) -> Tune {
             }
             Some(("gpu_io", "items")) => tune.gpu_item_major_io = true,
             Some(("chunk", n)) => tune.chunk_bytes = n.parse().ok(),
+            Some(("wide_twiddle", "on")) => tune.wide_twiddle = true,
             _ => {}
         }
     }
     tune
+}
+
+/// Whether a four-step twiddle modulo `modulus` needs products beyond 64 bits (`FFTX_TUNE` included).
+pub(super) fn wide_twiddle(modulus: usize) -> bool {
+    modulus as u64 > 1 << 32 || tune().wide_twiddle
 }
 
 /// True when kernels take the CPU shape (explicit SIMD lanes) on `device`, `FFTX_TUNE` included.
@@ -699,7 +707,9 @@ mod tests {
         use super::{parse_tune, Tune};
         use crate::runtime::DeviceKind;
         assert_eq!(parse_tune(""), Tune::default());
-        let all = parse_tune("profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;chunk=0;colour=blue");
+        let all = parse_tune(
+            "profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;chunk=0;wide_twiddle=on;colour=blue",
+        );
         let expected = Tune {
             profile: Some(DeviceKind::Gpu),
             max_leaf: Some(16),
@@ -707,6 +717,7 @@ mod tests {
             gpu_lanes: Some(4),
             gpu_item_major_io: true,
             chunk_bytes: Some(0),
+            wide_twiddle: true,
         };
         assert_eq!(all, expected);
         assert_eq!(parse_tune("profile=cpu").profile, Some(DeviceKind::Cpu));
