@@ -441,9 +441,8 @@ AI int dif_position(uint k_) {
 #define DIF_POSITION(k) (k)
 #endif
 
-/* (a * b) mod n for a, b < n < 2^63. One product serves while n <= 2^32; the long multiplication, inlined
- * at each lane's calls, made most of a twiddle pass's code: without it PoCL built a 4096-point pass in 221
- * ms instead of 260, and compiled its machine code (for the disk cache's binary) in 1.4 s instead of 2.2. */
+/* (a * b) mod n for a < n < 2^63 and b < max(n, 2^32). One product serves while n <= 2^32; beyond, a long
+ * multiplication, which inlined at each lane's calls made most of a twiddle pass's code (README, bakes). */
 AI ulong mul_mod(ulong a, ulong b, ulong n) {
 #if TW_WIDE_MOD
     if (mul_hi(a, b) == 0)

@@ -1,6 +1,7 @@
 //! Deep decompositions (see `deep_cases`) with GPU-shaped kernels forced, their four-step twiddles formed as
 //! for moduli above 2^32 (`wide_twiddle`: a GPU could hold such a transform in its memory; `deep_cpu` takes
-//! the usual form).
+//! the usual form). That form's long multiplication runs only for products past 2^64, which no length a
+//! test holds makes: here it builds, and its one-product shortcut runs.
 
 mod common;
 mod deep_cases;

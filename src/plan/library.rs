@@ -56,8 +56,10 @@ pub fn debug_flags() -> u64 {
 
 /// Writes the programs of plan `handle` to the current folder as clFFT does: `clfft.kernel.<Kind><handle>.cl`,
 /// with `_<n>` after the handle when the plan has several programs of one kind (clFFT gives each sub-plan a
-/// handle of its own instead). A file that cannot be written is reported under `FFTX_LOG=error`; the bake goes
-/// on, since the dump only serves debugging.
+/// handle of its own instead), each after a comment with the options it builds with (a program that falls back
+/// to the full builtin header, which `FFTX_LOG=error` reports, builds again without the declarations' flags).
+/// A file that cannot be written is reported under `FFTX_LOG=error`; the bake goes on, since the dump only
+/// serves debugging.
 pub fn dump_programs(handle: usize, sources: &[KernelSource], device: &DeviceInfo) {
     let kind = |s: &KernelSource| {
         let name = s.entry.strip_prefix("fftx_").unwrap_or(s.entry);

@@ -373,8 +373,11 @@ impl Plan {
         if self.baked.is_none() {
             let baked = Baked::new(&self.settings, queue)?;
             if let Some(handle) = self.handle.filter(|_| library::debug_flags() & library::DUMP_PROGRAMS != 0) {
-                let device = crate::runtime::device_info(queue.device()?)?;
-                library::dump_programs(handle, &baked.sources(), &device);
+                match queue.device().and_then(crate::runtime::device_info) {
+                    Ok(device) => library::dump_programs(handle, &baked.sources(), &device),
+                    // The dump only serves debugging: the bake stands.
+                    Err(e) => crate::log!(crate::log::Topic::Error, "CLFFT_DUMP_PROGRAMS: {e}"),
+                }
             }
             self.baked = Some(baked);
         }
