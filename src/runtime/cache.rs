@@ -158,17 +158,15 @@ pub struct Missing<'a> {
     cell: Cell,
     key: Key,
     text: ProgramText<'a>,
-    /// The build uses `kernels/builtins.cl` (`own_builtins`), and `options` say so.
+    /// The build uses `kernels/builtins.cl` (`own_builtins`).
     own_builtins: bool,
-    options: String,
     path: Option<PathBuf>,
 }
 
 /// Looks `text` up in the memory cache, then on disk, loading on the calling thread.
 pub fn lookup<'a>(context: &Context, device: &DeviceInfo, text: ProgramText<'a>) -> Lookup<'a> {
     let own_builtins = own_builtins(device, text);
-    let options = options_with(own_builtins);
-    let key = key_of(device, text.source, &options);
+    let key = key_of(device, text.source, &options_with(own_builtins));
     // Programs the cache dropped are released outside its lock, after this lookup (`PerContext`).
     let (cell, _dropped) = MEMORY.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(
         context.raw() as usize,
@@ -186,7 +184,7 @@ pub fn lookup<'a>(context: &Context, device: &DeviceInfo, text: ProgramText<'a>)
         .and_then(|path| cell.get_or_try_init(|| load_from_disk(context, device, &key, path).ok_or(())).ok());
     match loaded {
         Some(program) => Lookup::Found(program.clone()),
-        None => Lookup::Missing(Missing { cell, key, text, own_builtins, options, path }),
+        None => Lookup::Missing(Missing { cell, key, text, own_builtins, path }),
     }
 }
 
@@ -198,9 +196,10 @@ impl Missing<'_> {
     }
 
     fn build_from_source(&self, context: &Context, device: &DeviceInfo) -> Result<Program> {
-        crate::log!(Topic::Kernels, "building program with options `{}`:\n{}", self.options, self.text.source);
+        let options = options_with(self.own_builtins);
+        crate::log!(Topic::Kernels, "building program with options `{options}`:\n{}", self.text.source);
         let started = std::time::Instant::now();
-        let program = match build(context, device, self.text.source, &self.options) {
+        let program = match build(context, device, self.text.source, &options) {
             Err(error)
                 if error.kind == ErrorKind::BuildProgramFailure
                     && self.own_builtins
@@ -571,15 +570,8 @@ mod tests {
         let source = "kernel void fftx_cosine(global float *x) { x[0] = cos(x[0]); }";
         let text = ProgramText { source, user_code: false };
         let own_builtins = own_builtins(&device, text);
-        let options = options_with(own_builtins);
-        let missing = Missing {
-            cell: Cell::default(),
-            key: key_of(&device, source, &options),
-            text,
-            own_builtins,
-            options,
-            path: None,
-        };
+        let key = key_of(&device, source, &options_with(own_builtins));
+        let missing = Missing { cell: Cell::default(), key, text, own_builtins, path: None };
         let before = stats().full_header_rebuilds;
         let built = missing.build(&context, &device);
         match (*OWN_BUILTINS_MODE, device.pocl) {
