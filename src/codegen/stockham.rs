@@ -215,9 +215,9 @@ pub struct StockhamKernel {
     pub post_twiddle: Option<PostTwiddle>,
     /// Offsets may exceed 2^32 elements.
     pub wide_index: bool,
-    /// The four-step twiddle's exponent products may exceed 64 bits (its modulus passes 2^32): the kernel
-    /// forms them with a long multiplication (`TW_WIDE_MOD`).
-    pub wide_twiddle: bool,
+    /// Forms the four-step twiddle's exponents with the long multiplication (`TW_WIDE_MOD`) even where the
+    /// modulus is at most 2^32 and one product serves (`FFTX_TUNE=wide_twiddle=on`, so that tests check it).
+    pub force_wide_twiddle: bool,
     /// Vector stores bypass the caches (non-temporal), where the compiler supports it.
     pub streaming_store: bool,
     /// Pairs of odd real transforms with an odd count: the transforms at coordinate 0 of this batch dimension
@@ -741,6 +741,12 @@ impl StockhamKernel {
     }
 
     /// The four-step twiddle form: the lane-table form needs e = (c0 + lane) kmul k.
+    /// True when the four-step twiddle's exponent products may exceed 64 bits (its modulus passes 2^32), or the
+    /// long multiplication is forced.
+    fn wide_twiddle(&self) -> bool {
+        self.post_twiddle.as_ref().is_some_and(|pt| self.force_wide_twiddle || pt.modulus as u64 > 1 << 32)
+    }
+
     fn post_twiddle_mode(&self) -> u8 {
         match &self.post_twiddle {
             None => POST_TW_NONE,
@@ -794,7 +800,7 @@ impl StockhamKernel {
             .set("REAL_STAGE", self.real_stage.code())
             .set("POST_TW", self.post_twiddle_mode())
             .set("TW_RUNS", self.twiddle_runs())
-            .flag("TW_WIDE_MOD", self.wide_twiddle)
+            .flag("TW_WIDE_MOD", self.wide_twiddle())
             .flag("OUT_STREAM", streams)
             .flag("ROW_RUN_CARRY", self.row_run_carry() && streams)
             .flag("TWIN_RUN_CARRY", self.twin_run_carry() && streams)
@@ -1105,7 +1111,7 @@ mod tests {
             mid_factor: None,
             post_twiddle: Some(PostTwiddle { modulus: 4 * n, c_dim: 0, k_mul: 1, base_muls: vec![] }),
             wide_index: false,
-            wide_twiddle: false,
+            force_wide_twiddle: false,
             streaming_store: false,
             lone_dim: None,
             plane_n0: None,
@@ -1168,6 +1174,22 @@ mod tests {
         assert_eq!(table.len(), 63 + 32 + 64 * 8);
         assert!(k.source().source.contains("#define PT_OFF 63"));
         assert!(k.source().source.contains("#define POST_TW 1"));
+    }
+
+    #[test]
+    fn long_twiddle_products_follow_the_modulus_unless_forced() {
+        let wide = |modulus: usize, forced: bool| {
+            let mut k = kernel(64, vec![16, 4]);
+            k.post_twiddle.as_mut().expect("kernel() has a twiddle").modulus = modulus;
+            k.force_wide_twiddle = forced;
+            k.wide_twiddle()
+        };
+        assert!(!wide(1 << 32, false));
+        assert!(wide((1 << 32) + 1, false));
+        assert!(wide(256, true));
+        assert!(
+            !StockhamKernel { post_twiddle: None, force_wide_twiddle: true, ..kernel(64, vec![16, 4]) }.wide_twiddle()
+        );
     }
 
     #[test]

@@ -130,9 +130,9 @@ fn parse_tune(spec: &str) -> Tune {
     tune
 }
 
-/// Whether a four-step twiddle modulo `modulus` needs products beyond 64 bits (`FFTX_TUNE` included).
-pub(super) fn wide_twiddle(modulus: usize) -> bool {
-    modulus as u64 > 1 << 32 || tune().wide_twiddle
+/// True when `FFTX_TUNE=wide_twiddle=on` asks four-step twiddles for the arithmetic of moduli above 2^32.
+pub(super) fn force_wide_twiddle() -> bool {
+    tune().wide_twiddle
 }
 
 /// True when kernels take the CPU shape (explicit SIMD lanes) on `device`, `FFTX_TUNE` included.

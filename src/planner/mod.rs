@@ -591,7 +591,7 @@ impl Ctx<'_> {
             in_stride: input.fft,
             out_stride: output.fft,
             wide_index: false,
-            wide_twiddle: job.post_twiddle.as_ref().is_some_and(|pt| leaf::wide_twiddle(pt.modulus)),
+            force_wide_twiddle: leaf::force_wide_twiddle(),
             batch,
             in_planar: input.planar,
             out_planar: output.planar,
