@@ -312,8 +312,8 @@ fftxResult fftxSetAutoAllocation(fftxHandle plan, int autoAllocate);
 /*
  Runs the plan on `stream` (its context and device) from now on; NULL returns it to the default stream.
  Device memory from `fftxMalloc` lives in the default stream's context (`fftxGetDefaultStream`), so device
- executions need a stream of that context. The stream must run its commands in order, as a CUDA stream
- does: an out-of-order queue is `FFTX_INVALID_VALUE`.
+ executions need a stream of that context. An out-of-order queue serves as a CUDA stream too: a transform
+ on it starts after the commands enqueued before it, and those enqueued after it wait for it (barriers).
  */
 fftxResult fftxSetStream(fftxHandle plan,
                          cl_command_queue stream);

@@ -569,17 +569,12 @@ pub extern "C" fn fftxSetAutoAllocation(plan: fftxHandle, autoAllocate: c_int) -
 
 /// Runs the plan on `stream` (its context and device) from now on; NULL returns it to the default stream.
 /// Device memory from `fftxMalloc` lives in the default stream's context (`fftxGetDefaultStream`), so device
-/// executions need a stream of that context. The stream must run its commands in order, as a CUDA stream
-/// does: an out-of-order queue is `FFTX_INVALID_VALUE`.
+/// executions need a stream of that context. An out-of-order queue serves as a CUDA stream too: a transform
+/// on it starts after the commands enqueued before it, and those enqueued after it wait for it (barriers).
 #[no_mangle]
 pub unsafe extern "C" fn fftxSetStream(plan: fftxHandle, stream: cl_command_queue) -> fftxResult {
     run("fftxSetStream", FFTX_INVALID_DEVICE, || {
         let queue = if stream.is_null() { None } else { Some(Queue::retained(stream)?) };
-        if let Some(q) = &queue {
-            if !q.in_order()? {
-                return invalid("the stream is an out-of-order queue; a plan's commands run in order");
-            }
-        }
         with_plan(plan, |p| p.set_stream(queue))
     })
 }

@@ -8,7 +8,7 @@ use super::{Direction, Layout, Plan, Settings};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner::{self, TransformKind};
-use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer, RawContext, RawEvent, RawMem};
+use crate::runtime::cl::{enqueue_barrier, enqueue_copy, read_buffer, write_buffer, RawContext, RawEvent, RawMem};
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
 use crate::runtime::transfer::sub_buffer;
 use crate::runtime::working::{self, WorkingBuffer};
@@ -281,6 +281,9 @@ pub struct CuPlan {
     shape: Option<Shape>,
     /// The caller's queue from `fftxSetStream`; `None` runs on the default stream.
     stream: Option<Queue>,
+    /// The stream is an out-of-order queue: a transform fences itself with barriers, so that it runs after
+    /// the commands enqueued before it and those enqueued after it wait for it, as on a CUDA stream.
+    fenced: bool,
     /// Baked plans, indexed by `in_place as usize`.
     variants: [Option<Plan>; 2],
     work_area: Option<DeviceRegion>,
@@ -334,6 +337,7 @@ impl CuPlan {
         CuPlan {
             shape: None,
             stream: None,
+            fenced: false,
             variants: [None, None],
             work_area: None,
             auto_allocation: true,
@@ -415,6 +419,10 @@ impl CuPlan {
             self.staging = Staging::default();
             self.region_staging = Staging::default();
         }
+        self.fenced = match &queue {
+            Some(q) => !q.in_order()?,
+            None => false,
+        };
         self.stream = queue;
         Ok(())
     }
@@ -475,6 +483,9 @@ impl CuPlan {
         }
         let output_has_gaps = self.shape()?.output_has_gaps(false);
         let tmp_bytes = self.variant(&queue, in_place)?.baked().expect("baked by variant").tmp_bytes();
+        if self.fenced {
+            enqueue_barrier(queue.raw())?;
+        }
         let mut binder = Binder {
             queue: &queue,
             device: device_info(queue.device()?)?,
@@ -519,11 +530,14 @@ impl CuPlan {
             tmp.as_ref().map(|t| t.buffer.raw()),
         )?;
         let written_back = match &output {
-            Some(bound) => bound.write_back(&queue)?,
-            None => input.write_back(&queue)?,
+            Some(bound) => bound.write_back(&queue, &transformed)?,
+            None => input.write_back(&queue, &transformed)?,
         };
         if staged {
             self.region_staging.last_use = Some(written_back.unwrap_or(transformed));
+        }
+        if self.fenced {
+            enqueue_barrier(queue.raw())?;
         }
         queue.flush()
     }
@@ -536,6 +550,11 @@ impl CuPlan {
         let shape = self.shape()?.clone();
         let (in_bytes, out_bytes) = shape.extents(in_place);
         let queue = self.queue()?;
+        if self.fenced {
+            // Host data waits for nothing on the device, but the plan's own buffers may still be in use by
+            // device executions enqueued before.
+            queue.finish()?;
+        }
         let device = device_info(queue.device()?)?;
         let budget =
             DeviceBudget { max_buffer: device.max_alloc_bytes as usize, total: device.global_mem_bytes as usize };
@@ -546,6 +565,8 @@ impl CuPlan {
         if !fits && shape.streams() {
             let context = context_of(&queue)?;
             let second = Queue::create(&context, queue.device()?, false)?;
+            // Slabs follow each other through the first queue's order; the stream was finished above.
+            let queue = if self.fenced { Queue::create(&context, queue.device()?, false)? } else { queue };
             let job = Streamed {
                 n: shape.n[0],
                 batch: shape.batch,
@@ -568,12 +589,14 @@ impl CuPlan {
             );
         }
         self.stage(&context_of(&queue)?, device.kind, &buffers)?;
+        let fenced = self.fenced;
         let staging: Vec<RawMem> = self.staging.buffers.iter().map(|b| b.raw()).collect();
         let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
         let (transformed, read) = match data {
             HostData::InPlace(data) => {
                 write_buffer(queue.raw(), staging[0], 0, &data[..in_bytes])?;
                 let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[], None)?;
+                fence_read(&queue, fenced)?;
                 (transformed, read_buffer(queue.raw(), staging[0], 0, &mut data[..out_bytes]))
             }
             HostData::Separate(input, output) => {
@@ -583,6 +606,7 @@ impl CuPlan {
                     write_buffer(queue.raw(), staging[1], 0, &output[..out_bytes])?;
                 }
                 let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[staging[1]], None)?;
+                fence_read(&queue, fenced)?;
                 (transformed, read_buffer(queue.raw(), staging[1], 0, &mut output[..out_bytes]))
             }
         };
@@ -598,6 +622,14 @@ impl CuPlan {
         }
         Ok(())
     }
+}
+
+/// On an out-of-order queue, a barrier that keeps the blocking read of a result after the transform.
+fn fence_read(queue: &Queue, fenced: bool) -> Result<()> {
+    if fenced {
+        enqueue_barrier(queue.raw())?;
+    }
+    Ok(())
 }
 
 /// What a transform needs of a region it is given.
@@ -677,12 +709,13 @@ struct Bound {
 }
 
 impl Bound {
-    /// Copies a staged result back to where it belongs; returns the copy's event.
-    fn write_back(&self, queue: &Queue) -> Result<Option<Event>> {
+    /// Copies a staged result back to where it belongs once `transformed` completes; returns the copy's event.
+    fn write_back(&self, queue: &Queue, transformed: &Event) -> Result<Option<Event>> {
         self.copied_from
             .as_ref()
             .map(|region| {
-                enqueue_copy(queue.raw(), self.buffer.raw(), region.buffer.raw(), 0, region.offset, self.bytes, &[])
+                let wait = [transformed.raw()];
+                enqueue_copy(queue.raw(), self.buffer.raw(), region.buffer.raw(), 0, region.offset, self.bytes, &wait)
             })
             .transpose()
     }

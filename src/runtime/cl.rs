@@ -548,6 +548,13 @@ pub fn enqueue_marker(queue: cl_command_queue, wait: &[cl_event]) -> Result<Even
     Ok(unsafe { Event::from_created(event) })
 }
 
+/// A barrier: the commands enqueued after it start only once everything enqueued before it has completed,
+/// which orders an out-of-order queue at that point.
+pub fn enqueue_barrier(queue: cl_command_queue) -> Result<()> {
+    let code = unsafe { cl::clEnqueueBarrierWithWaitList(queue, 0, ptr::null(), ptr::null_mut()) };
+    check(code, "clEnqueueBarrierWithWaitList")
+}
+
 /// Copies `bytes` bytes between buffers after the events in `wait`.
 #[allow(clippy::too_many_arguments)]
 pub fn enqueue_copy(
