@@ -86,11 +86,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let output: Vec<Complex64> = if double {
         let mut flat = vec![0f64; 2 * n];
-        read_buffer(queue.raw(), data.raw(), 0, &mut flat)?;
+        read_buffer(queue.raw(), data.raw(), 0, &mut flat, &[])?;
         flat.chunks_exact(2).map(|c| Complex64::new(c[0], c[1])).collect()
     } else {
         let mut flat = vec![0f32; 2 * n];
-        read_buffer(queue.raw(), data.raw(), 0, &mut flat)?;
+        read_buffer(queue.raw(), data.raw(), 0, &mut flat, &[])?;
         flat.chunks_exact(2).map(|c| Complex64::new(c[0] as f64, c[1] as f64)).collect()
     };
     let mut reference = input.clone();

@@ -847,7 +847,7 @@ fn out_of_order_queues_serve_as_streams() {
         downloaded.wait().unwrap();
         unsafe { ocl::ffi::clReleaseEvent(gate) };
         let mut result = vec![0f32; 2 * n * batch];
-        read_buffer(stream.raw(), sink.raw(), 0, &mut result).unwrap();
+        read_buffer(stream.raw(), sink.raw(), 0, &mut result, &[]).unwrap();
         let error = nrmse(&Values::Single(result).complex(), &want);
         assert!(error < tolerance(Prec::Single), "{what}: error {error:e}");
         ok(fftxFree(area), "free");

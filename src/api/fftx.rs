@@ -753,7 +753,7 @@ pub unsafe extern "C" fn fftxMemcpy(
                 let source = devmem::region(src as usize, "src")?;
                 reach(&source, "src")?;
                 let target = std::slice::from_raw_parts_mut(dst as *mut u8, bytes);
-                read_buffer(queue.raw(), source.buffer.raw(), source.offset, target)
+                read_buffer(queue.raw(), source.buffer.raw(), source.offset, target, &[])
             }
             DEVICE_TO_DEVICE => {
                 let (source, target) = (devmem::region(src as usize, "src")?, devmem::region(dst as usize, "dst")?);

@@ -740,13 +740,13 @@ impl StockhamKernel {
             && self.post_twiddle.is_some()
     }
 
-    /// The four-step twiddle form: the lane-table form needs e = (c0 + lane) kmul k.
     /// True when the four-step twiddle's exponent products may exceed 64 bits (its modulus passes 2^32), or the
     /// long multiplication is forced.
     fn wide_twiddle(&self) -> bool {
         self.post_twiddle.as_ref().is_some_and(|pt| self.force_wide_twiddle || pt.modulus as u64 > 1 << 32)
     }
 
+    /// The four-step twiddle form: the lane-table form needs e = (c0 + lane) kmul k.
     fn post_twiddle_mode(&self) -> u8 {
         match &self.post_twiddle {
             None => POST_TW_NONE,

@@ -589,15 +589,14 @@ impl CuPlan {
             );
         }
         self.stage(&context_of(&queue)?, device.kind, &buffers)?;
-        let fenced = self.fenced;
         let staging: Vec<RawMem> = self.staging.buffers.iter().map(|b| b.raw()).collect();
         let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
         let (transformed, read) = match data {
             HostData::InPlace(data) => {
                 write_buffer(queue.raw(), staging[0], 0, &data[..in_bytes])?;
                 let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[], None)?;
-                fence_read(&queue, fenced)?;
-                (transformed, read_buffer(queue.raw(), staging[0], 0, &mut data[..out_bytes]))
+                let read = read_buffer(queue.raw(), staging[0], 0, &mut data[..out_bytes], &[transformed.raw()]);
+                (transformed, read)
             }
             HostData::Separate(input, output) => {
                 write_buffer(queue.raw(), staging[0], 0, &input[..in_bytes])?;
@@ -606,11 +605,11 @@ impl CuPlan {
                     write_buffer(queue.raw(), staging[1], 0, &output[..out_bytes])?;
                 }
                 let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[staging[1]], None)?;
-                fence_read(&queue, fenced)?;
-                (transformed, read_buffer(queue.raw(), staging[1], 0, &mut output[..out_bytes]))
+                let read = read_buffer(queue.raw(), staging[1], 0, &mut output[..out_bytes], &[transformed.raw()]);
+                (transformed, read)
             }
         };
-        // The read that follows blocks: once the transform has completed, only it may still use the staging.
+        // The read blocked until after the transform: only the transform's event may still stand for the staging.
         self.staging.last_use = Some(transformed);
         read
     }
@@ -622,14 +621,6 @@ impl CuPlan {
         }
         Ok(())
     }
-}
-
-/// On an out-of-order queue, a barrier that keeps the blocking read of a result after the transform.
-fn fence_read(queue: &Queue, fenced: bool) -> Result<()> {
-    if fenced {
-        enqueue_barrier(queue.raw())?;
-    }
-    Ok(())
 }
 
 /// What a transform needs of a region it is given.

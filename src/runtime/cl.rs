@@ -602,8 +602,14 @@ pub fn write_buffer<T: Copy>(queue: cl_command_queue, buffer: cl_mem, offset: us
     check(code, "clEnqueueWriteBuffer")
 }
 
-/// Blocking read from `buffer` at byte `offset` into `data`.
-pub fn read_buffer<T: Copy>(queue: cl_command_queue, buffer: cl_mem, offset: usize, data: &mut [T]) -> Result<()> {
+/// Blocking read from `buffer` at byte `offset` into `data`, after the events in `wait`.
+pub fn read_buffer<T: Copy>(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    offset: usize,
+    data: &mut [T],
+    wait: &[cl_event],
+) -> Result<()> {
     let code = unsafe {
         cl::clEnqueueReadBuffer(
             queue,
@@ -612,8 +618,8 @@ pub fn read_buffer<T: Copy>(queue: cl_command_queue, buffer: cl_mem, offset: usi
             offset,
             std::mem::size_of_val(data),
             data.as_mut_ptr() as *mut c_void,
-            0,
-            ptr::null(),
+            wait.len() as u32,
+            if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
             ptr::null_mut(),
         )
     };
