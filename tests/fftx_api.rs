@@ -11,6 +11,7 @@ use fftx::codegen::Precision;
 use fftx::plan::cufft::HostData;
 use fftx::plan::outofcore::{self, DeviceBudget, Streamed};
 use fftx::plan::Direction;
+use fftx::planner::TransformKind;
 use fftx::runtime::cl::{enqueue_copy, read_buffer, RawEvent};
 use fftx::runtime::devmem::{context_of, default_stream};
 use fftx::runtime::{Buffer, Context, Event, Queue};
@@ -1027,19 +1028,8 @@ fn streamed(
     let prec = if precision == Precision::Single { Prec::Single } else { Prec::Double };
     let mut input = Values::new(&interleave(&x), prec);
     let mut output = Values::zeros(2 * n * batch, prec);
-    let bytes = input.bytes();
-    let (in_ptr, out_ptr) = (input.ptr().cast::<u8>(), output.ptr().cast::<u8>());
-    let data = unsafe {
-        if in_place {
-            HostData::InPlace(std::slice::from_raw_parts_mut(in_ptr, bytes))
-        } else {
-            HostData::Separate(
-                std::slice::from_raw_parts(in_ptr, bytes),
-                std::slice::from_raw_parts_mut(out_ptr, bytes),
-            )
-        }
-    };
-    let job = Streamed { n, batch, precision, direction, scale, data };
+    let data = host_data(&mut input, &mut output, in_place);
+    let job = Streamed { n, batch, kind: TransformKind::C2C, precision, direction, scale, data };
     outofcore::run(&stream.context, &[stream.queue.clone(), second], budget, job).unwrap();
     let dir = if direction == Direction::Forward { Dir::Forward } else { Dir::Backward };
     let want: Vec<Complex64> = reference_batch(&x, &[n], batch, dir).iter().map(|v| v * scale).collect();
@@ -1065,6 +1055,86 @@ fn out_of_core_streams_in_many_slabs() {
     streamed(486, 3, Precision::Single, Direction::Backward, 1.0, true, small(5 * 27 / 16));
 }
 
+/// Host memory as the out-of-core path takes it.
+fn host_data<'a>(input: &'a mut Values, output: &'a mut Values, in_place: bool) -> HostData<'a> {
+    let (in_bytes, out_bytes) = (input.bytes(), output.bytes());
+    let (in_ptr, out_ptr) = (input.ptr().cast::<u8>(), output.ptr().cast::<u8>());
+    unsafe {
+        if in_place {
+            HostData::InPlace(std::slice::from_raw_parts_mut(in_ptr, in_bytes))
+        } else {
+            HostData::Separate(
+                std::slice::from_raw_parts(in_ptr, in_bytes),
+                std::slice::from_raw_parts_mut(out_ptr, out_bytes),
+            )
+        }
+    }
+}
+
+/// Streams an R2C of even length `n` through the out-of-core path within `budget`, then the C2R of the
+/// reference spectrum (its redundant imaginary parts made nonzero, which a C2R ignores), scaled by 1/n; both
+/// checked against rustfft. In place, the real rows are padded to n + 2 values, as cuFFT lays them out.
+fn streamed_real(n: usize, batch: usize, prec: Prec, in_place: bool, budget: DeviceBudget) {
+    let stream = default_stream().unwrap();
+    let queues = [stream.queue.clone(), Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap()];
+    let precision = if prec == Prec::Single { Precision::Single } else { Precision::Double };
+    let h = n / 2 + 1;
+    let row = if in_place { 2 * h } else { n };
+    let x: Vec<f64> = random_complex(n * batch, n as u64 + 1).iter().map(|c| c.re).collect();
+    let mut spectra = Vec::new();
+    for b in 0..batch {
+        let signal: Vec<Complex64> = x[b * n..(b + 1) * n].iter().map(|&v| Complex64::new(v, 0.0)).collect();
+        spectra.extend_from_slice(&reference_fft(&signal, &[n], Dir::Forward)[..h]);
+    }
+    let rows = |values: &[f64], width: usize, pitch: usize| -> Vec<f64> {
+        (0..batch).flat_map(|b| values[b * pitch..b * pitch + width].to_vec()).collect()
+    };
+    let padded = |values: &[f64], width: usize| -> Vec<f64> {
+        (0..batch * row).map(|i| if i % row < width { values[i / row * width + i % row] } else { 0.0 }).collect()
+    };
+    let what = |kind| format!("{kind} n = {n} x {batch} {prec:?} in place {in_place}");
+
+    let mut input = Values::new(&padded(&x, n), prec);
+    let mut output = Values::zeros(2 * h * batch, prec);
+    let data = host_data(&mut input, &mut output, in_place);
+    let (kind, direction) = (TransformKind::R2C, Direction::Forward);
+    let forward = Streamed { n, batch, kind, precision, direction, scale: 1.0, data };
+    outofcore::run(&stream.context, &queues, budget, forward).unwrap();
+    let got = if in_place { input.complex() } else { output.complex() };
+    let error = nrmse(&got, &spectra);
+    assert!(error < tolerance(prec), "{}: error {error:e}", what("R2C"));
+    if !in_place {
+        assert_eq!(input.reals(), Values::new(&x, prec).reals(), "{}: the input is kept", what("R2C"));
+    }
+
+    let mut hermitian = spectra.clone();
+    for b in 0..batch {
+        hermitian[b * h].im = 0.5;
+        hermitian[b * h + h - 1].im = -0.25;
+    }
+    let mut input = Values::new(&interleave(&hermitian), prec);
+    let mut output = Values::zeros(batch * row, prec);
+    let data = host_data(&mut input, &mut output, in_place);
+    let (kind, direction, scale) = (TransformKind::C2R, Direction::Backward, 1.0 / n as f64);
+    let backward = Streamed { n, batch, kind, precision, direction, scale, data };
+    outofcore::run(&stream.context, &queues, budget, backward).unwrap();
+    let got = if in_place { input.reals() } else { output.reals() };
+    let as_complex = |v: Vec<f64>| -> Vec<Complex64> { v.into_iter().map(|r| Complex64::new(r, 0.0)).collect() };
+    let error = nrmse(&as_complex(rows(&got, n, row)), &as_complex(x.clone()));
+    assert!(error < tolerance(prec), "{}: error {error:e}", what("C2R"));
+}
+
+#[test]
+fn real_transforms_stream_out_of_core() {
+    let small = |values: usize| DeviceBudget { max_buffer: values * 16, total: 6 * values * 16 };
+    // Halves of 2048 = 32 x 64 and 486 = 18 x 27, many slabs and mirror runs a pass, in and out of place.
+    streamed_real(4096, 2, Prec::Single, false, small(4 * 64 / 2));
+    streamed_real(4096, 3, Prec::Double, true, small(4 * 64));
+    streamed_real(972, 1, Prec::Single, true, small(5 * 27 / 2));
+    // An odd half, 675 = 25 x 27: no value pairs with itself; runs that do not divide the 337 pairs.
+    streamed_real(1350, 2, Prec::Double, false, small(7 * 27));
+}
+
 #[test]
 fn out_of_core_reports_what_cannot_stream() {
     let stream = default_stream().unwrap();
@@ -1073,6 +1143,7 @@ fn out_of_core_reports_what_cannot_stream() {
     let job = |data| Streamed {
         n: 13,
         batch: 1,
+        kind: TransformKind::C2C,
         precision: Precision::Single,
         direction: Direction::Forward,
         scale: 1.0,

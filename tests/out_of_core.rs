@@ -1,7 +1,8 @@
-//! A 2^27-point single-precision transform in host memory on a device that takes at most 256 MiB per buffer
-//! and 1 GiB in all (PoCL's `POCL_MEMORY_LIMIT=1`): `fftxExecC2C` cannot hold the 1 GiB of data, so it streams
-//! it through the device in slabs. Checked against rustfft in double precision; prints the time and GFLOPS
-//! (5 N log2 N flops) with every transfer included. Needs about 5 GiB of host memory, hence a file of its own.
+//! Transforms in host memory on a device that takes at most 256 MiB per buffer and 1 GiB in all (PoCL's
+//! `POCL_MEMORY_LIMIT=1`), which cannot hold their data, so they stream through the device in slabs: a
+//! 2^27-point single-precision `fftxExecC2C`, and a 2^26-point `fftxExecR2C` and its `fftxExecC2R`. Checked
+//! against rustfft in double precision; they print the time and GFLOPS with every transfer included. They
+//! need about 5 and 2 GiB of host memory, hence a file of their own.
 
 use fftx::api::fftx::fftxResult_t::FFTX_SUCCESS;
 use fftx::api::fftx::*;
@@ -9,45 +10,107 @@ use num_complex::Complex64;
 use rustfft::FftPlanner;
 use std::time::Instant;
 
-#[test]
-fn streams_2_27_points_through_a_256_mib_device() {
-    // PoCL reads its limits when the first OpenCL call loads it; this file holds no other test.
-    std::env::set_var("POCL_MEMORY_LIMIT", "1");
-    if std::env::var_os("FFTX_CACHE_DIR").is_none() {
-        std::env::set_var("FFTX_CACHE_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/fftx-test-cache"));
-    }
-    let log2n = 27;
-    let n = 1usize << log2n;
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
+/// Limits PoCL's device, which PoCL reads when the first OpenCL call loads it: every test here calls this
+/// first, and this file holds no test that wants the whole device.
+fn small_device() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        std::env::set_var("POCL_MEMORY_LIMIT", "1");
+        if std::env::var_os("FFTX_CACHE_DIR").is_none() {
+            std::env::set_var("FFTX_CACHE_DIR", concat!(env!("CARGO_MANIFEST_DIR"), "/target/fftx-test-cache"));
+        }
+    });
+}
+
+/// Uniform values in [-1, 1).
+fn random_values(seed: u64) -> impl FnMut() -> f32 {
+    let mut state = seed;
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-    };
+    }
+}
+
+fn normalized_rmse(pairs: impl Iterator<Item = (Complex64, Complex64)>) -> f64 {
+    let (mut err, mut norm) = (0.0, 0.0);
+    for (got, want) in pairs {
+        err += (got - want).norm_sqr();
+        norm += want.norm_sqr();
+    }
+    (err / norm).sqrt()
+}
+
+/// Plans an `n`-point transform of `fft_type`, runs `exec` on it once and returns the seconds it took.
+fn plan_and_run(n: usize, fft_type: fftxType_t, exec: impl FnOnce(fftxHandle) -> fftxResult) -> f64 {
+    let mut plan = 0;
+    assert_eq!(unsafe { fftxPlan1d(&mut plan, n as i32, fft_type as fftxType, 1) }, FFTX_SUCCESS);
+    let started = Instant::now();
+    let status = exec(plan);
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!(status, FFTX_SUCCESS, "{fft_type:?} of {n}");
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+    seconds
+}
+
+#[test]
+fn streams_2_27_points_through_a_256_mib_device() {
+    small_device();
+    let log2n = 27;
+    let n = 1usize << log2n;
+    let mut next = random_values(0x2545_f491_4f6c_dd1d);
     let input: Vec<fftxComplex> = (0..n).map(|_| fftxComplex { x: next(), y: next() }).collect();
     let mut output = vec![fftxComplex::default(); n];
 
-    let mut plan = 0;
-    assert_eq!(unsafe { fftxPlan1d(&mut plan, n as i32, fftxType_t::FFTX_C2C as fftxType, 1) }, FFTX_SUCCESS);
-    let started = Instant::now();
-    let status = unsafe { fftxExecC2C(plan, input.as_ptr() as *mut _, output.as_mut_ptr(), FFTX_FORWARD) };
-    let seconds = started.elapsed().as_secs_f64();
-    assert_eq!(status, FFTX_SUCCESS);
-    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+    let seconds = plan_and_run(n, fftxType_t::FFTX_C2C, |plan| unsafe {
+        fftxExecC2C(plan, input.as_ptr() as *mut _, output.as_mut_ptr(), FFTX_FORWARD)
+    });
     let gflops = 5.0 * n as f64 * log2n as f64 / seconds / 1e9;
     println!("out-of-core: 2^{log2n} points single precision from host memory in {seconds:.2} s, {gflops:.2} GFLOPS");
 
     let mut reference: Vec<Complex64> = input.iter().map(|c| Complex64::new(c.x as f64, c.y as f64)).collect();
     drop(input);
     FftPlanner::<f64>::new().plan_fft_forward(n).process(&mut reference);
-    let (mut err, mut norm) = (0.0, 0.0);
-    for (got, want) in output.iter().zip(&reference) {
-        err += (Complex64::new(got.x as f64, got.y as f64) - want).norm_sqr();
-        norm += want.norm_sqr();
-    }
-    let nrmse = (err / norm).sqrt();
+    let nrmse = normalized_rmse(output.iter().map(|c| Complex64::new(c.x as f64, c.y as f64)).zip(reference));
     println!("out-of-core: normalized RMSE {nrmse:.2e}");
     // clFFT and FFTW reach 1e-7 to 2e-7 in single precision; the error grows like sqrt(log N).
     assert!(nrmse < 5e-7, "normalized RMSE {nrmse:e}");
+}
+
+#[test]
+fn streams_a_2_26_point_real_transform_and_back() {
+    small_device();
+    let log2n = 26;
+    let n = 1usize << log2n;
+    let mut next = random_values(0x9e37_79b9_7f4a_7c15);
+    let signal: Vec<f32> = (0..n).map(|_| next()).collect();
+    // 2^25 + 1 values: more than the device's largest buffer.
+    let mut spectrum = vec![fftxComplex::default(); n / 2 + 1];
+
+    let seconds = plan_and_run(n, fftxType_t::FFTX_R2C, |plan| unsafe {
+        fftxExecR2C(plan, signal.as_ptr() as *mut f32, spectrum.as_mut_ptr())
+    });
+    let gflops = 2.5 * n as f64 * log2n as f64 / seconds / 1e9;
+    println!("out-of-core: R2C of 2^{log2n} reals from host memory in {seconds:.2} s, {gflops:.2} GFLOPS");
+
+    let mut reference: Vec<Complex64> = signal.iter().map(|&v| Complex64::new(v as f64, 0.0)).collect();
+    FftPlanner::<f64>::new().plan_fft_forward(n).process(&mut reference);
+    let got = spectrum.iter().map(|c| Complex64::new(c.x as f64, c.y as f64));
+    let nrmse = normalized_rmse(got.zip(reference.into_iter().take(n / 2 + 1)));
+    println!("out-of-core: R2C normalized RMSE {nrmse:.2e}");
+    assert!(nrmse < 5e-7, "R2C normalized RMSE {nrmse:e}");
+
+    // cuFFT's C2R is unnormalised: the signal comes back n times over.
+    let mut back = vec![0f32; n];
+    let seconds = plan_and_run(n, fftxType_t::FFTX_C2R, |plan| unsafe {
+        fftxExecC2R(plan, spectrum.as_mut_ptr(), back.as_mut_ptr())
+    });
+    println!("out-of-core: C2R of 2^{log2n} reals to host memory in {seconds:.2} s");
+    let pairs = back.iter().zip(&signal);
+    let nrmse = normalized_rmse(
+        pairs.map(|(&b, &s)| (Complex64::new(b as f64 / n as f64, 0.0), Complex64::new(s as f64, 0.0))),
+    );
+    println!("out-of-core: C2R(R2C(x)) / n normalized RMSE {nrmse:.2e}");
+    assert!(nrmse < 5e-7, "round trip normalized RMSE {nrmse:e}");
 }

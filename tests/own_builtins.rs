@@ -3,7 +3,7 @@
 //! from the file fails whichever test builds a program calling it from source; but the disk cache spares
 //! the programs earlier runs built. Here the disk cache is off: the kernels of the CPU profile (leaves,
 //! four-step, multidimensional, planar, Bluestein, transposed output, real in and out of place, the
-//! transpose API, the out-of-core twiddle pass) all build from source, and none may need the full header.
+//! transpose API, the out-of-core passes) all build from source, and none may need the full header.
 
 mod common;
 #[allow(dead_code)]
@@ -62,12 +62,13 @@ fn every_kind_of_kernel_builds_with_fftxs_own_builtin_declarations() {
             });
         }
     }
-    // The out-of-core twiddle pass runs only past the device's memory: its program is built here alone.
+    // The out-of-core passes run only past the device's memory: their program is built here alone.
     let context = Context::create(device().raw()).expect("a context");
     for precision in [Precision::Single, Precision::Double] {
-        let source = SlabTwiddle { n: 1 << 12, precision }.source();
+        let source = SlabTwiddle::real(1 << 12, precision).source();
         let program = cache::program(&context, &device(), source.text()).expect("the twiddle pass builds");
         Kernel::create(&program, source.entry).expect("its kernel");
+        Kernel::create(&program, SlabTwiddle::HERMITIAN_ENTRY).expect("the Hermitian pass");
     }
     let after = cache::stats();
     assert!(after.source_builds > before.source_builds + 20, "{before:?} -> {after:?}");

@@ -374,6 +374,12 @@ fn fftx_shapes_beyond_the_device() {
     start_opencl();
     let mut plan = 0;
     assert_eq!(unsafe { fftxPlan3d(&mut plan, 2048, 2048, 2048, C2C) }, FFTX_INVALID_SIZE);
+    // 3^19 reals in double (9.3 GB): real transforms stream only at even lengths.
+    let d2z = fftxType_t::FFTX_D2Z as fftxType;
+    assert_eq!(unsafe { fftxPlan1d(&mut plan, 1_162_261_467, d2z, 1) }, FFTX_INVALID_SIZE);
+    // 2^30 reals (8.6 GB) stream: the plan is made for host executions.
+    assert_eq!(unsafe { fftxPlan1d(&mut plan, 1 << 30, d2z, 1) }, FFTX_SUCCESS);
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
 }
 
 #[test]

@@ -1,5 +1,5 @@
-//! The twiddle multiply of the out-of-core four-step (`kernels/slab_twiddle.cl`): its program text and
-//! its two tables.
+//! The out-of-core passes' kernels (`kernels/slab_twiddle.cl`): the four-step's twiddle multiply and the
+//! real transforms' Hermitian combination, their program text and their two tables of roots.
 
 use super::twiddle::unit_root;
 use super::{Defines, KernelSource, Precision};
@@ -9,15 +9,28 @@ pub type Roots = Vec<(f64, f64)>;
 
 const SLAB_TWIDDLE_CL: &str = include_str!("../../kernels/slab_twiddle.cl");
 
-/// The twiddle kernel for transforms of length `n`.
+/// The kernels for complex transforms of length `m` and, where `n` is 2 `m`, real transforms of length `n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SlabTwiddle {
+    /// The order of the tables' roots: `m`, or the real length 2 `m`.
     pub n: usize,
+    pub m: usize,
     pub precision: Precision,
 }
 
 impl SlabTwiddle {
     pub const ENTRY: &'static str = "slab_twiddle";
+    pub const HERMITIAN_ENTRY: &'static str = "slab_hermitian";
+
+    /// The kernels of an `n`-point complex transform.
+    pub fn complex(n: usize, precision: Precision) -> SlabTwiddle {
+        SlabTwiddle { n, m: n, precision }
+    }
+
+    /// The kernels of an `n`-point real transform (`n` even), through an `n / 2`-point complex one.
+    pub fn real(n: usize, precision: Precision) -> SlabTwiddle {
+        SlabTwiddle { n, m: n / 2, precision }
+    }
 
     /// Entries of the low table: about sqrt(n), so both tables stay small.
     pub fn split(&self) -> usize {
@@ -26,7 +39,10 @@ impl SlabTwiddle {
 
     pub fn source(&self) -> KernelSource {
         let mut defines = Defines::default();
-        defines.set("N", format!("{}UL", self.n)).set("SPLIT", format!("{}UL", self.split()));
+        defines
+            .set("N", format!("{}UL", self.n))
+            .set("M", format!("{}UL", self.m))
+            .set("SPLIT", format!("{}UL", self.split()));
         if self.precision == Precision::Double {
             defines.set("FFTX_DOUBLE", 1);
         }
@@ -49,7 +65,7 @@ mod tests {
 
     #[test]
     fn tables_multiply_to_every_root() {
-        let kernel = SlabTwiddle { n: 1000, precision: Precision::Single };
+        let kernel = SlabTwiddle::complex(1000, Precision::Single);
         let (low, high) = kernel.tables();
         let split = kernel.split();
         for e in [0, 1, 31, 32, 500, 999] {

@@ -248,9 +248,11 @@ impl Shape {
         settings
     }
 
-    /// A 1D complex transform in the basic layout: the one shape the out-of-core path streams.
+    /// A 1D transform in the basic layout, complex or real of even length: the shapes the out-of-core path
+    /// streams.
     fn streams(&self) -> bool {
-        self.n.len() == 1 && self.fft_type.kind() == TransformKind::C2C && self.advanced.is_none()
+        let even_or_complex = self.fft_type.kind() == TransformKind::C2C || self.n[0] % 2 == 0;
+        self.n.len() == 1 && even_or_complex && self.advanced.is_none()
     }
 
     /// Scratch bytes a device execution needs on `device`, in place or not (0 where that way is impossible).
@@ -570,6 +572,7 @@ impl CuPlan {
             let job = Streamed {
                 n: shape.n[0],
                 batch: shape.batch,
+                kind: shape.fft_type.kind(),
                 precision: shape.fft_type.precision(),
                 direction,
                 scale: 1.0,
@@ -581,8 +584,8 @@ impl CuPlan {
             return fail(
                 ErrorKind::OutOfResources,
                 format!(
-                    "the data ({} bytes) does not fit {} and only 1D complex transforms in the basic layout stream \
-                     through the device in slabs",
+                    "the data ({} bytes) does not fit {} and only 1D transforms in the basic layout (complex, or real \
+                     of even length) stream through the device in slabs",
                     buffers.iter().sum::<usize>(),
                     device.name
                 ),

@@ -1,11 +1,16 @@
-//! Host-memory 1D complex transforms larger than the device: the four-step streamed through the device in
-//! slabs (DESIGN.md, out-of-core).
+//! Host-memory 1D transforms larger than the device: the four-step streamed through the device in slabs
+//! (DESIGN.md, out-of-core).
 //!
 //! With n = n1 * n2, the host data is a matrix of n2 rows and n1 columns (element (r, c) at c + n1 r):
 //! 1. column pass: each slab of `width` columns is copied to the device as a rectangle, transformed down its
 //!    columns (length n2), multiplied by w_n^(c k2), and copied back to the same rectangle of a host scratch;
 //! 2. row pass: each slab of `height` scratch rows is transformed along its rows (length n1), written on the
 //!    device transposed, and copied to the output as the rectangle of columns k2 + n2 k1 it owns.
+//!
+//! A real transform of even length n runs as the n/2-point complex transform of its reals taken in pairs
+//! (`kernels/real.cl`), with one more streamed pass that combines each value k with its mirror n/2 - k:
+//! after the complex transform for R2C, before it for C2R. That pass copies a run of values and the run of
+//! their mirrors into one buffer per slab.
 //!
 //! Slabs alternate between two queues, each with buffers of its own, so one queue's copies overlap the
 //! other's kernels. Rectangle copies do the gathering and scattering; the host packs nothing.
@@ -15,7 +20,7 @@ use crate::codegen::slab_twiddle::SlabTwiddle;
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
-use crate::planner::factor;
+use crate::planner::{factor, TransformKind};
 use crate::runtime::cl::RawEvent;
 use crate::runtime::transfer::{HostStream, Rect};
 use crate::runtime::working::{self, WorkingBuffer};
@@ -50,13 +55,47 @@ impl HostData<'_> {
             HostData::Separate(_, output) => output,
         }
     }
+
+    /// `in_bytes` of the input from `input` and `out_bytes` of the output from `output` (the same offset in
+    /// place, where the part spans the larger of the two).
+    fn part(&mut self, input: usize, in_bytes: usize, output: usize, out_bytes: usize) -> Result<HostData<'_>> {
+        let part = match self {
+            HostData::InPlace(data) if input == output => {
+                data.get_mut(input..input + in_bytes.max(out_bytes)).map(HostData::InPlace)
+            }
+            HostData::InPlace(_) => None,
+            HostData::Separate(source, target) => source
+                .get(input..input + in_bytes)
+                .zip(target.get_mut(output..output + out_bytes))
+                .map(|(source, target)| HostData::Separate(source, target)),
+        };
+        part.map_or_else(too_short, Ok)
+    }
+
+    /// `bytes` of the output from `at`.
+    fn output_part(&mut self, at: usize, bytes: usize) -> Result<&mut [u8]> {
+        self.output().get_mut(at..at + bytes).map_or_else(too_short, Ok)
+    }
+
+    fn stream<'a>(&'a mut self, queues: &'a [Queue]) -> HostStream<'a> {
+        match self {
+            HostData::InPlace(data) => HostStream::in_place(queues, data),
+            HostData::Separate(input, output) => HostStream::new(queues, input, output),
+        }
+    }
 }
 
-/// One transform (or a batch of them, `n` complex values apart) of `n` points in host memory, interleaved
-/// and packed.
+fn too_short<T>() -> Result<T> {
+    fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform")
+}
+
+/// One transform (or a batch of them) of `n` points in host memory: complex values interleaved and packed,
+/// or for R2C and C2R real values on one side (padded to n + 2 in place) and the n/2 + 1 Hermitian values
+/// on the other.
 pub struct Streamed<'a> {
     pub n: usize,
     pub batch: usize,
+    pub kind: TransformKind,
     pub precision: Precision,
     pub direction: Direction,
     pub scale: f64,
@@ -79,62 +118,147 @@ fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
 /// Runs `job` on the device of `queues` (two queues of one context), within `budget`.
 pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
     let started = std::time::Instant::now();
-    let Streamed { n, batch, precision, direction, scale, mut data } = job;
+    let Streamed { n, batch, kind, precision, direction, scale, mut data } = job;
     let elem = precision.complex_bytes();
-    if data.input().len() < n * batch * elem || data.output().len() < n * batch * elem {
-        return fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform");
+    let in_place = matches!(data, HostData::InPlace(_));
+    // The complex length, and the bytes from one transform to the next on either side.
+    let (m, in_dist, out_dist) = match kind {
+        TransformKind::C2C => (n, n * elem, n * elem),
+        _ if n % 2 == 1 => {
+            return fail(
+                ErrorKind::NotImplemented,
+                format!("real length {n} is odd: only even real lengths stream through the device in slabs"),
+            )
+        }
+        _ => {
+            let hermitian = (n / 2 + 1) * elem;
+            let real = if in_place { hermitian } else { n / 2 * elem };
+            match kind {
+                TransformKind::R2C => (n / 2, real, hermitian),
+                _ => (n / 2, hermitian, real),
+            }
+        }
+    };
+    let expected = match kind {
+        TransformKind::C2C => direction,
+        TransformKind::R2C => Direction::Forward,
+        TransformKind::C2R => Direction::Backward,
+    };
+    if direction != expected {
+        return fail(ErrorKind::Bugcheck, format!("a streamed {kind:?} asked to run {direction:?}"));
     }
-    let Some((n1, n2)) = split(n) else {
-        return fail(
-            ErrorKind::NotImplemented,
-            format!("length {n} is prime: it cannot stream through the device in slabs"),
-        );
+    let twiddle = match kind {
+        TransformKind::C2C => SlabTwiddle::complex(n, precision),
+        _ => SlabTwiddle::real(n, precision),
     };
-    let device = device_info(queues[0].device()?)?;
-    let slabs = Slabs::fit(context, &queues[0], budget, n1, n2, precision)?;
-    crate::log!(
-        Topic::Plan,
-        "out-of-core {n} = {n1} x {n2}: column slabs of {} columns, row slabs of {} rows, {} bytes per buffer",
-        slabs.width,
-        slabs.height,
-        slabs.buffer_bytes
-    );
-    let twiddle = SlabTwiddle { n, precision };
-    let source = twiddle.source();
-    let program = cache::program(context, &device, source.text())?;
-    // The transform runs now: its kernel's disk-cache write must not compile alongside it.
-    cache::wait_for_writes();
-    let kernel = Kernel::create(&program, source.entry)?;
-    let (low, high) = twiddle.tables();
-    let low = upload_table(context, &low, precision)?;
-    let high = upload_table(context, &high, precision)?;
-
-    let per_queue = |bytes: usize| -> Result<[WorkingBuffer; 2]> {
-        Ok([
-            WorkingBuffer::new(context, device.kind, bytes.max(1))?,
-            WorkingBuffer::new(context, device.kind, bytes.max(1))?,
-        ])
-    };
-    let first = per_queue(slabs.buffer_bytes)?;
-    let second = per_queue(slabs.buffer_bytes)?;
-    let tmp = per_queue(slabs.tmp_bytes)?;
-    let mut columns_plan = slabs.columns;
-    let mut rows_plan = slabs.rows;
-    let columns = columns_plan.baked_mut().expect("baked by Slabs::fit");
-    let rows = rows_plan.baked_mut().expect("baked by Slabs::fit");
-    let tmp_of = |q: usize| (slabs.tmp_bytes > 0).then(|| tmp[q].raw());
-    let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
-    let real = |v: f64| match precision {
-        Precision::Single => Arg::F32(v as f32),
-        Precision::Double => Arg::F64(v),
-    };
-    let lanes = 64;
-
-    let mut scratch = vec![0u8; n * elem];
+    let mut streamer = Streamer::new(context, queues, budget, twiddle)?;
+    let (complex, hermitian) = (m * elem, (m + 1) * elem);
     for b in 0..batch {
-        let range = b * n * elem..(b + 1) * n * elem;
+        let (input, output) = (b * in_dist, b * out_dist);
+        match kind {
+            TransformKind::C2C => streamer.complex(direction, scale, data.part(input, complex, output, complex)?)?,
+            TransformKind::R2C => {
+                streamer.complex(direction, 1.0, data.part(input, complex, output, complex)?)?;
+                let spectrum = data.output_part(output, hermitian)?;
+                streamer.hermitian(direction, scale / 2.0, HostData::InPlace(spectrum))?;
+            }
+            TransformKind::C2R => {
+                streamer.hermitian(direction, 1.0, data.part(input, hermitian, output, complex)?)?;
+                let pairs = data.output_part(output, complex)?;
+                streamer.complex(direction, scale, HostData::InPlace(pairs))?;
+            }
+        }
+    }
+    streamer.retire();
+    crate::log!(
+        Topic::Info,
+        "out-of-core {kind:?} transform of {n} x {batch} in {:.3} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The slab plans, kernels and device buffers of one streamed length, for any number of transforms.
+struct Streamer<'q> {
+    queues: &'q [Queue; 2],
+    twiddle: SlabTwiddle,
+    slabs: Slabs,
+    twiddle_kernel: Kernel,
+    hermitian_kernel: Kernel,
+    low: Buffer,
+    high: Buffer,
+    /// Per queue: a slab's input, its output and the slab plans' scratch.
+    first: [WorkingBuffer; 2],
+    second: [WorkingBuffer; 2],
+    tmp: [WorkingBuffer; 2],
+    /// The host matrix between the column and the row pass.
+    scratch: Vec<u8>,
+}
+
+/// Work-items per work-group of the slab kernels.
+const LANES: usize = 64;
+
+impl<'q> Streamer<'q> {
+    fn new(context: &Context, queues: &'q [Queue; 2], budget: DeviceBudget, twiddle: SlabTwiddle) -> Result<Self> {
+        let (m, precision) = (twiddle.m, twiddle.precision);
+        let Some((n1, n2)) = split(m) else {
+            return fail(
+                ErrorKind::NotImplemented,
+                format!("length {m} is prime: it cannot stream through the device in slabs"),
+            );
+        };
+        let device = device_info(queues[0].device()?)?;
+        let slabs = Slabs::fit(context, &queues[0], budget, n1, n2, precision)?;
+        crate::log!(
+            Topic::Plan,
+            "out-of-core {m} = {n1} x {n2}: column slabs of {} columns, row slabs of {} rows, {} bytes per buffer",
+            slabs.width,
+            slabs.height,
+            slabs.buffer_bytes
+        );
+        let source = twiddle.source();
+        let program = cache::program(context, &device, source.text())?;
+        // The transform runs now: its kernels' disk-cache write must not compile alongside it.
+        cache::wait_for_writes();
+        let twiddle_kernel = Kernel::create(&program, source.entry)?;
+        let hermitian_kernel = Kernel::create(&program, SlabTwiddle::HERMITIAN_ENTRY)?;
+        let (low, high) = twiddle.tables();
+        let per_queue = |bytes: usize| -> Result<[WorkingBuffer; 2]> {
+            Ok([
+                WorkingBuffer::new(context, device.kind, bytes.max(1))?,
+                WorkingBuffer::new(context, device.kind, bytes.max(1))?,
+            ])
+        };
+        Ok(Streamer {
+            queues,
+            twiddle,
+            low: upload_table(context, &low, precision)?,
+            high: upload_table(context, &high, precision)?,
+            first: per_queue(slabs.buffer_bytes)?,
+            second: per_queue(slabs.buffer_bytes)?,
+            tmp: per_queue(slabs.tmp_bytes)?,
+            scratch: vec![0u8; m * precision.complex_bytes()],
+            slabs,
+            twiddle_kernel,
+            hermitian_kernel,
+        })
+    }
+
+    fn set_args(kernel: &Kernel, args: Vec<Arg>) -> Result<()> {
+        args.into_iter().enumerate().try_for_each(|(k, arg)| kernel.set_arg(k as u32, arg))
+    }
+
+    /// One complex transform of the streamed length, scaled by `scale`.
+    fn complex(&mut self, direction: Direction, scale: f64, mut data: HostData) -> Result<()> {
+        let Streamer { queues, slabs, first, second, tmp, scratch, .. } = self;
+        let (n1, n2, elem) = (slabs.n1, slabs.n2, self.twiddle.precision.complex_bytes());
+        let columns = slabs.columns.baked_mut().expect("baked by Slabs::fit");
+        let rows = slabs.rows.baked_mut().expect("baked by Slabs::fit");
+        let tmp_of = |q: usize| (slabs.tmp_bytes > 0).then(|| tmp[q].raw());
+        let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
+
         // In place, the column pass only reads the data and the row pass only writes it.
-        let stream = HostStream::new(queues, &data.input()[range.clone()], &mut scratch);
+        let stream = HostStream::new(&queues[..], data.input(), scratch);
         for (s, column0) in (0..n1).step_by(slabs.width).enumerate() {
             let q = s % 2;
             let rect = Rect {
@@ -148,27 +272,27 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
             let loaded = stream.upload(q, &first[q], rect, &[])?;
             let transformed =
                 columns.enqueue(direction, 1.0, stream.queue(q), &[loaded.raw()], &[first[q].raw()], &[], tmp_of(q))?;
-            for (k, arg) in [
+            let args = vec![
                 Arg::Mem(first[q].raw()),
-                Arg::Mem(low.raw()),
-                Arg::Mem(high.raw()),
+                Arg::Mem(self.low.raw()),
+                Arg::Mem(self.high.raw()),
                 Arg::U64(column0 as u64),
                 Arg::U32(slabs.width as u32),
-                real(sign),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                kernel.set_arg(k as u32, arg)?;
-            }
+                real_arg(self.twiddle.precision, sign),
+            ];
+            Self::set_args(&self.twiddle_kernel, args)?;
             let wait: [RawEvent; 1] = [transformed.raw()];
-            let twiddled =
-                kernel.enqueue(stream.queue(q).raw(), [slabs.width.div_ceil(lanes) * lanes, n2], [lanes, 1], &wait)?;
+            let twiddled = self.twiddle_kernel.enqueue(
+                stream.queue(q).raw(),
+                [slabs.width.div_ceil(LANES) * LANES, n2],
+                [LANES, 1],
+                &wait,
+            )?;
             stream.download(q, &first[q], rect, &[twiddled.raw()])?;
         }
         stream.finish()?;
 
-        let stream = HostStream::new(queues, &scratch, &mut data.output()[range]);
+        let stream = HostStream::new(&queues[..], scratch, data.output());
         for (s, row0) in (0..n2).step_by(slabs.height).enumerate() {
             let q = s % 2;
             let rows_in = Rect {
@@ -199,16 +323,104 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
             };
             stream.download(q, &second[q], columns_out, &[transformed.raw()])?;
         }
-        stream.finish()?;
+        stream.finish()
     }
-    // Both streams finished: no command uses the slabs any more.
-    working::retire(first.into_iter().chain(second).chain(tmp), None);
-    crate::log!(Topic::Info, "out-of-core transform of {n} x {batch} in {:.3} s", started.elapsed().as_secs_f64());
-    Ok(())
+
+    /// The real transform's combination of each value k of an m-point spectrum with its mirror m - k
+    /// (`slab_hermitian` in `kernels/slab_twiddle.cl`), times `s`: R2C's post-process forward (the input's
+    /// m values become the output's m + 1), C2R's pre-process backward (m + 1 become m).
+    fn hermitian(&mut self, direction: Direction, s: f64, mut data: HostData) -> Result<()> {
+        let (m, precision) = (self.twiddle.m, self.twiddle.precision);
+        let elem = precision.complex_bytes();
+        // k = 0 pairs with itself (R2C) or with the value m (C2R), which no mirror run holds: on the host.
+        let zero = load(data.input(), 0, precision);
+        if direction == Direction::Forward {
+            store(data.output(), 0, precision, (2.0 * s * (zero.0 + zero.1), 0.0));
+            store(data.output(), m, precision, (2.0 * s * (zero.0 - zero.1), 0.0));
+        } else {
+            // The imaginary parts of the values 0 and m are redundant for Hermitian data, and ignored.
+            let last = load(data.input(), m, precision).0;
+            store(data.output(), 0, precision, (s * (zero.0 + last), s * (zero.0 - last)));
+        }
+        let sign = if direction == Direction::Forward { 1.0 } else { -1.0 };
+        let run = self.slabs.buffer_bytes / (2 * elem);
+        let half = m / 2;
+        let stream = data.stream(&self.queues[..]);
+        for (index, k0) in (1..=half).step_by(run).enumerate() {
+            let q = index % 2;
+            let count = run.min(half + 1 - k0);
+            let values = Rect::run(k0 * elem, 0, count * elem);
+            let mirrors = Rect::run((m + 1 - k0 - count) * elem, count * elem, count * elem);
+            let buffer = &self.first[q];
+            let loaded = [stream.upload(q, buffer, values, &[])?, stream.upload(q, buffer, mirrors, &[])?];
+            let args = vec![
+                Arg::Mem(buffer.raw()),
+                Arg::Mem(self.low.raw()),
+                Arg::Mem(self.high.raw()),
+                Arg::U64(k0 as u64),
+                Arg::U32(count as u32),
+                real_arg(precision, sign),
+                real_arg(precision, s),
+            ];
+            Self::set_args(&self.hermitian_kernel, args)?;
+            let wait: Vec<RawEvent> = loaded.iter().map(|e| e.raw()).collect();
+            let combined = self.hermitian_kernel.enqueue(
+                stream.queue(q).raw(),
+                [count.div_ceil(LANES) * LANES, 1],
+                [LANES, 1],
+                &wait,
+            )?;
+            for rect in [values, mirrors] {
+                stream.download(q, buffer, rect, &[combined.raw()])?;
+            }
+        }
+        stream.finish()
+    }
+
+    /// Hands the buffers back once both queues are done with them.
+    fn retire(self) {
+        let Streamer { first, second, tmp, .. } = self;
+        working::retire(first.into_iter().chain(second).chain(tmp), None);
+    }
+}
+
+/// A real kernel argument in `precision`.
+fn real_arg(precision: Precision, v: f64) -> Arg {
+    match precision {
+        Precision::Single => Arg::F32(v as f32),
+        Precision::Double => Arg::F64(v),
+    }
+}
+
+/// The complex value `index` of host memory holding values of `precision`.
+fn load(bytes: &[u8], index: usize, precision: Precision) -> (f64, f64) {
+    let size = precision.real_bytes();
+    let at = |i: usize| {
+        let b = &bytes[i * size..(i + 1) * size];
+        match precision {
+            Precision::Single => f32::from_ne_bytes(b.try_into().expect("4 bytes")) as f64,
+            Precision::Double => f64::from_ne_bytes(b.try_into().expect("8 bytes")),
+        }
+    };
+    (at(2 * index), at(2 * index + 1))
+}
+
+fn store(bytes: &mut [u8], index: usize, precision: Precision, value: (f64, f64)) {
+    let size = precision.real_bytes();
+    for (i, v) in [(2 * index, value.0), (2 * index + 1, value.1)] {
+        let b = &mut bytes[i * size..(i + 1) * size];
+        match precision {
+            Precision::Single => b.copy_from_slice(&(v as f32).to_ne_bytes()),
+            Precision::Double => b.copy_from_slice(&v.to_ne_bytes()),
+        }
+    }
 }
 
 /// Slab sizes that fit the budget, and the two baked slab plans.
 struct Slabs {
+    /// The columns and rows of the matrix.
+    n1: usize,
+    n2: usize,
     /// Columns per column slab (divides n1).
     width: usize,
     /// Rows per row slab (divides n2).
@@ -249,7 +461,7 @@ impl Slabs {
             let tmp_bytes = columns.bake(queue)?.tmp_bytes().max(rows.bake(queue)?.tmp_bytes());
             let buffer_bytes = (width * n2).max(height * n1) * elem;
             if 2 * (2 * buffer_bytes + tmp_bytes) <= budget.total && tmp_bytes <= budget.max_buffer {
-                return Ok(Slabs { width, height, buffer_bytes, tmp_bytes, columns, rows });
+                return Ok(Slabs { n1, n2, width, height, buffer_bytes, tmp_bytes, columns, rows });
             }
             elements /= 2;
         }

@@ -40,6 +40,11 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// `bytes` contiguous bytes at `host_offset` and `buffer_offset`.
+    pub fn run(host_offset: usize, buffer_offset: usize, bytes: usize) -> Rect {
+        Rect { host_offset, host_pitch: bytes, buffer_offset, buffer_pitch: bytes, width: bytes, rows: 1 }
+    }
+
     /// One past the last host byte the rectangle covers.
     fn host_end(&self) -> usize {
         if self.rows == 0 {
@@ -59,15 +64,31 @@ impl Rect {
 /// can outlive the memory it reads or writes. Rectangles are checked against the host slices.
 pub struct HostStream<'a> {
     queues: &'a [Queue],
-    source: &'a [u8],
+    source: *const u8,
+    source_len: usize,
     target: *mut u8,
     target_len: usize,
-    _target: PhantomData<&'a mut [u8]>,
+    _memory: PhantomData<&'a mut [u8]>,
 }
 
 impl<'a> HostStream<'a> {
     pub fn new(queues: &'a [Queue], source: &'a [u8], target: &'a mut [u8]) -> HostStream<'a> {
-        HostStream { queues, source, target: target.as_mut_ptr(), target_len: target.len(), _target: PhantomData }
+        HostStream {
+            queues,
+            source: source.as_ptr(),
+            source_len: source.len(),
+            target: target.as_mut_ptr(),
+            target_len: target.len(),
+            _memory: PhantomData,
+        }
+    }
+
+    /// A stream that reads rectangles of `data` and writes them back to it. The caller downloads a rectangle
+    /// on the queue it uploaded it on, and keeps the rectangles of different queues apart, so that no read
+    /// of one queue meets a write of another.
+    pub fn in_place(queues: &'a [Queue], data: &'a mut [u8]) -> HostStream<'a> {
+        let (target, target_len) = (data.as_mut_ptr(), data.len());
+        HostStream { queues, source: target, source_len: target_len, target, target_len, _memory: PhantomData }
     }
 
     pub fn queue(&self, index: usize) -> &Queue {
@@ -76,8 +97,8 @@ impl<'a> HostStream<'a> {
 
     /// Copies a rectangle of `source` into `buffer` on queue `queue` after `wait`.
     pub fn upload(&self, queue: usize, buffer: &Buffer, rect: Rect, wait: &[RawEvent]) -> Result<Event> {
-        if rect.host_end() > self.source.len() {
-            return fail(ErrorKind::Bugcheck, format!("upload of {rect:?} past a {}-byte source", self.source.len()));
+        if rect.host_end() > self.source_len {
+            return fail(ErrorKind::Bugcheck, format!("upload of {rect:?} past a {}-byte source", self.source_len));
         }
         let (buffer_origin, host_origin, region) = rect.cl_form();
         let mut event = ptr::null_mut();
@@ -93,7 +114,7 @@ impl<'a> HostStream<'a> {
                 0,
                 rect.host_pitch,
                 0,
-                self.source.as_ptr() as *const c_void,
+                self.source as *const c_void,
                 wait.len() as u32,
                 if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
                 &mut event,
