@@ -1014,7 +1014,7 @@ fn bad_input_gets_cufft_statuses() {
 
 /// Runs the out-of-core path directly with a device budget that forces many slabs.
 fn streamed(
-    n: usize,
+    n: &[usize],
     batch: usize,
     precision: Precision,
     direction: Direction,
@@ -1024,20 +1024,21 @@ fn streamed(
 ) {
     let stream = default_stream().unwrap();
     let second = Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap();
-    let x = random_complex(n * batch, n as u64);
+    let size: usize = n.iter().product();
+    let x = random_complex(size * batch, size as u64);
     let prec = if precision == Precision::Single { Prec::Single } else { Prec::Double };
     let mut input = Values::new(&interleave(&x), prec);
-    let mut output = Values::zeros(2 * n * batch, prec);
+    let mut output = Values::zeros(2 * size * batch, prec);
     let data = host_data(&mut input, &mut output, in_place);
-    let job = Streamed { n, batch, kind: TransformKind::C2C, precision, direction, scale, data };
+    let job = Streamed { n: n.to_vec(), batch, kind: TransformKind::C2C, precision, direction, scale, data };
     outofcore::run(&stream.context, &[stream.queue.clone(), second], budget, job).unwrap();
     let dir = if direction == Direction::Forward { Dir::Forward } else { Dir::Backward };
-    let want: Vec<Complex64> = reference_batch(&x, &[n], batch, dir).iter().map(|v| v * scale).collect();
+    let want: Vec<Complex64> = reference_batch(&x, n, batch, dir).iter().map(|v| v * scale).collect();
     let got = if in_place { input.complex() } else { output.complex() };
     let error = nrmse(&got, &want);
     assert!(
         error < tolerance(prec),
-        "n = {n} x {batch} {precision:?} {direction:?} in place {in_place}: error {error:e}"
+        "n = {n:?} x {batch} {precision:?} {direction:?} in place {in_place}: error {error:e}"
     );
     if !in_place {
         assert_eq!(input.complex(), Values::new(&interleave(&x), prec).complex(), "the input is kept");
@@ -1048,11 +1049,14 @@ fn streamed(
 fn out_of_core_streams_in_many_slabs() {
     let small = |columns: usize| DeviceBudget { max_buffer: columns * 16 * 8, total: 6 * columns * 16 * 8 };
     // 4096 = 64 x 64: four columns (or rows) a slab, 16 slabs a pass.
-    streamed(4096, 2, Precision::Single, Direction::Forward, 1.0, false, small(4 * 64 / 16));
+    streamed(&[4096], 2, Precision::Single, Direction::Forward, 1.0, false, small(4 * 64 / 16));
     // 1680 = 40 x 42 (factors 2, 3, 5, 7), double, backward, scaled, in place.
-    streamed(1680, 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(8 * 42 / 16));
+    streamed(&[1680], 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(8 * 42 / 16));
     // 486 = 18 x 27: slabs that do not divide the budget evenly.
-    streamed(486, 3, Precision::Single, Direction::Backward, 1.0, true, small(5 * 27 / 16));
+    streamed(&[486], 3, Precision::Single, Direction::Backward, 1.0, true, small(5 * 27 / 16));
+    // Planes, then columns: a 2D and a 3D transform, a few planes or columns a slab.
+    streamed(&[48, 40], 2, Precision::Single, Direction::Forward, 1.0, false, small(3 * 40 / 16));
+    streamed(&[12, 10, 14], 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(2 * 140 / 8));
 }
 
 /// Host memory as the out-of-core path takes it.
@@ -1071,34 +1075,36 @@ fn host_data<'a>(input: &'a mut Values, output: &'a mut Values, in_place: bool) 
     }
 }
 
-/// Streams an R2C of even length `n` through the out-of-core path within `budget`, then the C2R of the
-/// reference spectrum (its redundant imaginary parts made nonzero, which a C2R ignores), scaled by 1/n; both
-/// checked against rustfft. In place, the real rows are padded to n + 2 values, as cuFFT lays them out.
-fn streamed_real(n: usize, batch: usize, prec: Prec, in_place: bool, budget: DeviceBudget) {
+/// Streams an R2C of sizes `n` through the out-of-core path within `budget`, then the C2R of the reference
+/// spectrum, scaled by 1/N; both checked against rustfft. In 1D the spectrum's redundant imaginary parts are
+/// made nonzero, which a C2R ignores. In place, the real rows are padded to 2 (n_last / 2 + 1) values, as
+/// cuFFT lays them out.
+fn streamed_real(n: &[usize], batch: usize, prec: Prec, in_place: bool, budget: DeviceBudget) {
     let stream = default_stream().unwrap();
     let queues = [stream.queue.clone(), Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap()];
     let precision = if prec == Prec::Single { Precision::Single } else { Precision::Double };
-    let h = n / 2 + 1;
-    let row = if in_place { 2 * h } else { n };
-    let x: Vec<f64> = random_complex(n * batch, n as u64 + 1).iter().map(|c| c.re).collect();
-    let mut spectra = Vec::new();
-    for b in 0..batch {
-        let signal: Vec<Complex64> = x[b * n..(b + 1) * n].iter().map(|&v| Complex64::new(v, 0.0)).collect();
-        spectra.extend_from_slice(&reference_fft(&signal, &[n], Dir::Forward)[..h]);
-    }
+    let (size, last) = (n.iter().product::<usize>(), n[n.len() - 1]);
+    // Rows along the last axis, all transforms together.
+    let lines = size / last * batch;
+    let h = last / 2 + 1;
+    let row = if in_place { 2 * h } else { last };
+    let x: Vec<f64> = random_complex(size * batch, size as u64 + 1).iter().map(|c| c.re).collect();
+    let signal: Vec<Complex64> = x.iter().map(|&v| Complex64::new(v, 0.0)).collect();
+    let full = reference_batch(&signal, n, batch, Dir::Forward);
+    let spectra: Vec<Complex64> = (0..lines).flat_map(|l| full[l * last..l * last + h].to_vec()).collect();
     let rows = |values: &[f64], width: usize, pitch: usize| -> Vec<f64> {
-        (0..batch).flat_map(|b| values[b * pitch..b * pitch + width].to_vec()).collect()
+        (0..lines).flat_map(|l| values[l * pitch..l * pitch + width].to_vec()).collect()
     };
     let padded = |values: &[f64], width: usize| -> Vec<f64> {
-        (0..batch * row).map(|i| if i % row < width { values[i / row * width + i % row] } else { 0.0 }).collect()
+        (0..lines * row).map(|i| if i % row < width { values[i / row * width + i % row] } else { 0.0 }).collect()
     };
-    let what = |kind| format!("{kind} n = {n} x {batch} {prec:?} in place {in_place}");
+    let what = |kind| format!("{kind} n = {n:?} x {batch} {prec:?} in place {in_place}");
 
-    let mut input = Values::new(&padded(&x, n), prec);
-    let mut output = Values::zeros(2 * h * batch, prec);
+    let mut input = Values::new(&padded(&x, last), prec);
+    let mut output = Values::zeros(2 * h * lines, prec);
     let data = host_data(&mut input, &mut output, in_place);
     let (kind, direction) = (TransformKind::R2C, Direction::Forward);
-    let forward = Streamed { n, batch, kind, precision, direction, scale: 1.0, data };
+    let forward = Streamed { n: n.to_vec(), batch, kind, precision, direction, scale: 1.0, data };
     outofcore::run(&stream.context, &queues, budget, forward).unwrap();
     let got = if in_place { input.complex() } else { output.complex() };
     let error = nrmse(&got, &spectra);
@@ -1108,19 +1114,21 @@ fn streamed_real(n: usize, batch: usize, prec: Prec, in_place: bool, budget: Dev
     }
 
     let mut hermitian = spectra.clone();
-    for b in 0..batch {
-        hermitian[b * h].im = 0.5;
-        hermitian[b * h + h - 1].im = -0.25;
+    if n.len() == 1 {
+        for b in 0..batch {
+            hermitian[b * h].im = 0.5;
+            hermitian[b * h + h - 1].im = -0.25;
+        }
     }
     let mut input = Values::new(&interleave(&hermitian), prec);
-    let mut output = Values::zeros(batch * row, prec);
+    let mut output = Values::zeros(lines * row, prec);
     let data = host_data(&mut input, &mut output, in_place);
-    let (kind, direction, scale) = (TransformKind::C2R, Direction::Backward, 1.0 / n as f64);
-    let backward = Streamed { n, batch, kind, precision, direction, scale, data };
+    let (kind, direction, scale) = (TransformKind::C2R, Direction::Backward, 1.0 / size as f64);
+    let backward = Streamed { n: n.to_vec(), batch, kind, precision, direction, scale, data };
     outofcore::run(&stream.context, &queues, budget, backward).unwrap();
     let got = if in_place { input.reals() } else { output.reals() };
     let as_complex = |v: Vec<f64>| -> Vec<Complex64> { v.into_iter().map(|r| Complex64::new(r, 0.0)).collect() };
-    let error = nrmse(&as_complex(rows(&got, n, row)), &as_complex(x.clone()));
+    let error = nrmse(&as_complex(rows(&got, last, row)), &as_complex(x.clone()));
     assert!(error < tolerance(prec), "{}: error {error:e}", what("C2R"));
 }
 
@@ -1128,11 +1136,16 @@ fn streamed_real(n: usize, batch: usize, prec: Prec, in_place: bool, budget: Dev
 fn real_transforms_stream_out_of_core() {
     let small = |values: usize| DeviceBudget { max_buffer: values * 16, total: 6 * values * 16 };
     // Halves of 2048 = 32 x 64 and 486 = 18 x 27, many slabs and mirror runs a pass, in and out of place.
-    streamed_real(4096, 2, Prec::Single, false, small(4 * 64 / 2));
-    streamed_real(4096, 3, Prec::Double, true, small(4 * 64));
-    streamed_real(972, 1, Prec::Single, true, small(5 * 27 / 2));
+    streamed_real(&[4096], 2, Prec::Single, false, small(4 * 64 / 2));
+    streamed_real(&[4096], 3, Prec::Double, true, small(4 * 64));
+    streamed_real(&[972], 1, Prec::Single, true, small(5 * 27 / 2));
     // An odd half, 675 = 25 x 27: no value pairs with itself; runs that do not divide the 337 pairs.
-    streamed_real(1350, 2, Prec::Double, false, small(7 * 27));
+    streamed_real(&[1350], 2, Prec::Double, false, small(7 * 27));
+    // Planes, then columns (C2R: columns, then planes), even and odd real axes, in and out of place.
+    streamed_real(&[40, 48], 2, Prec::Single, false, small(2 * 48));
+    streamed_real(&[30, 25], 1, Prec::Double, true, small(30 * 2));
+    streamed_real(&[6, 10, 16], 2, Prec::Single, true, small(2 * 160));
+    streamed_real(&[8, 6, 15], 1, Prec::Double, false, small(6 * 8 * 6));
 }
 
 #[test]
@@ -1141,7 +1154,7 @@ fn out_of_core_reports_what_cannot_stream() {
     let second = Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap();
     let mut data = vec![0u8; 13 * 8];
     let job = |data| Streamed {
-        n: 13,
+        n: vec![13],
         batch: 1,
         kind: TransformKind::C2C,
         precision: Precision::Single,
@@ -1155,6 +1168,20 @@ fn out_of_core_reports_what_cannot_stream() {
     assert_eq!(prime.unwrap_err().kind, fftx::ErrorKind::NotImplemented);
     let mut data = vec![0u8; 4096 * 8];
     let tiny = DeviceBudget { max_buffer: 256, total: 1024 };
-    let job = Streamed { n: 4096, ..job(HostData::InPlace(&mut data)) };
-    assert_eq!(outofcore::run(&stream.context, &queues, tiny, job).unwrap_err().kind, fftx::ErrorKind::OutOfResources);
+    let line = Streamed { n: vec![4096], ..job(HostData::InPlace(&mut data)) };
+    assert_eq!(outofcore::run(&stream.context, &queues, tiny, line).unwrap_err().kind, fftx::ErrorKind::OutOfResources);
+    // A plane of 64 values (512 bytes) does not fit a 256-byte buffer.
+    let mut data = vec![0u8; 4096 * 8];
+    let plane = Streamed { n: vec![64, 64], ..job(HostData::InPlace(&mut data)) };
+    assert_eq!(
+        outofcore::run(&stream.context, &queues, tiny, plane).unwrap_err().kind,
+        fftx::ErrorKind::OutOfResources
+    );
+    // Real transforms of odd length stream only along a plane's axis.
+    let mut data = vec![0u8; 16 * 8];
+    let odd = Streamed { n: vec![15], kind: TransformKind::R2C, ..job(HostData::InPlace(&mut data)) };
+    assert_eq!(
+        outofcore::run(&stream.context, &queues, budget, odd).unwrap_err().kind,
+        fftx::ErrorKind::NotImplemented
+    );
 }

@@ -370,15 +370,16 @@ fn fftx_device_buffers_that_overlap() {
 
 #[test]
 fn fftx_shapes_beyond_the_device() {
-    // 2^33 complex values in three dimensions: larger than the device allocates, and only 1D streams.
-    start_opencl();
+    // Larger than the device allocates, in a layout that does not stream: the advanced layout (2^30 points
+    // with a stride of 2, 16 GB), and 1D real transforms of odd length (3^19 reals in double, 9.3 GB).
+    assert_eq!(plan_many(1 << 30, (2, 1), (1 << 31, 1 << 30), 1).0, FFTX_INVALID_SIZE, "advanced layout");
     let mut plan = 0;
-    assert_eq!(unsafe { fftxPlan3d(&mut plan, 2048, 2048, 2048, C2C) }, FFTX_INVALID_SIZE);
-    // 3^19 reals in double (9.3 GB): real transforms stream only at even lengths.
     let d2z = fftxType_t::FFTX_D2Z as fftxType;
     assert_eq!(unsafe { fftxPlan1d(&mut plan, 1_162_261_467, d2z, 1) }, FFTX_INVALID_SIZE);
-    // 2^30 reals (8.6 GB) stream: the plan is made for host executions.
-    assert_eq!(unsafe { fftxPlan1d(&mut plan, 1 << 30, d2z, 1) }, FFTX_SUCCESS);
+    // These stream: their plans are made for host executions.
+    assert_eq!(unsafe { fftxPlan3d(&mut plan, 2048, 2048, 2048, C2C) }, FFTX_SUCCESS, "2^33 points in 3D");
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+    assert_eq!(unsafe { fftxPlan1d(&mut plan, 1 << 30, d2z, 1) }, FFTX_SUCCESS, "2^30 reals");
     assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
 }
 

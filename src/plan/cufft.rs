@@ -248,11 +248,11 @@ impl Shape {
         settings
     }
 
-    /// A 1D transform in the basic layout, complex or real of even length: the shapes the out-of-core path
+    /// A transform in the basic layout, but for a 1D real one of odd length: the shapes the out-of-core path
     /// streams.
     fn streams(&self) -> bool {
-        let even_or_complex = self.fft_type.kind() == TransformKind::C2C || self.n[0] % 2 == 0;
-        self.n.len() == 1 && even_or_complex && self.advanced.is_none()
+        let odd_real_line = self.n.len() == 1 && self.fft_type.kind() != TransformKind::C2C && self.n[0] % 2 == 1;
+        self.advanced.is_none() && !odd_real_line
     }
 
     /// Scratch bytes a device execution needs on `device`, in place or not (0 where that way is impossible).
@@ -570,7 +570,7 @@ impl CuPlan {
             // Slabs follow each other through the first queue's order; the stream was finished above.
             let queue = if self.fenced { Queue::create(&context, queue.device()?, false)? } else { queue };
             let job = Streamed {
-                n: shape.n[0],
+                n: shape.n.clone(),
                 batch: shape.batch,
                 kind: shape.fft_type.kind(),
                 precision: shape.fft_type.precision(),
@@ -584,8 +584,8 @@ impl CuPlan {
             return fail(
                 ErrorKind::OutOfResources,
                 format!(
-                    "the data ({} bytes) does not fit {} and only 1D transforms in the basic layout (complex, or real \
-                     of even length) stream through the device in slabs",
+                    "the data ({} bytes) does not fit {} and only transforms in the basic layout (but for 1D real \
+                     ones of odd length) stream through the device in slabs",
                     buffers.iter().sum::<usize>(),
                     device.name
                 ),

@@ -45,6 +45,12 @@ impl Rect {
         Rect { host_offset, host_pitch: bytes, buffer_offset, buffer_pitch: bytes, width: bytes, rows: 1 }
     }
 
+    /// `rows` rows of `width` bytes, `host_pitch` apart in host memory from `host_offset`, packed in the buffer
+    /// from its start.
+    pub fn packed(host_offset: usize, host_pitch: usize, width: usize, rows: usize) -> Rect {
+        Rect { host_offset, host_pitch, buffer_offset: 0, buffer_pitch: width, width, rows }
+    }
+
     /// One past the last host byte the rectangle covers.
     fn host_end(&self) -> usize {
         if self.rows == 0 {

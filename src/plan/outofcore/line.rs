@@ -1,5 +1,4 @@
-//! Host-memory 1D transforms larger than the device: the four-step streamed through the device in slabs
-//! (DESIGN.md, out-of-core).
+//! 1D transforms: the four-step streamed through the device in slabs.
 //!
 //! With n = n1 * n2, the host data is a matrix of n2 rows and n1 columns (element (r, c) at c + n1 r):
 //! 1. column pass: each slab of `width` columns is copied to the device as a rectangle, transformed down its
@@ -11,96 +10,17 @@
 //! (`kernels/real.cl`), with one more streamed pass that combines each value k with its mirror n/2 - k:
 //! after the complex transform for R2C, before it for C2R. That pass copies a run of values and the run of
 //! their mirrors into one buffer per slab.
-//!
-//! Slabs alternate between two queues, each with buffers of its own, so one queue's copies overlap the
-//! other's kernels. Rectangle copies do the gathering and scattering; the host packs nothing.
 
-use super::{Direction, Plan, Settings};
+use super::{largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
 use crate::codegen::slab_twiddle::SlabTwiddle;
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
+use crate::plan::{Direction, Plan};
 use crate::planner::{factor, TransformKind};
 use crate::runtime::cl::RawEvent;
 use crate::runtime::transfer::{HostStream, Rect};
-use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, Kernel, Queue};
-
-/// How much device memory the slabs may use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeviceBudget {
-    /// The largest single buffer.
-    pub max_buffer: usize,
-    /// All buffers together.
-    pub total: usize,
-}
-
-/// Host memory handed to an execution: one buffer transformed in place, or separate input and output.
-pub enum HostData<'a> {
-    InPlace(&'a mut [u8]),
-    Separate(&'a [u8], &'a mut [u8]),
-}
-
-impl HostData<'_> {
-    fn input(&self) -> &[u8] {
-        match self {
-            HostData::InPlace(data) => data,
-            HostData::Separate(input, _) => input,
-        }
-    }
-
-    fn output(&mut self) -> &mut [u8] {
-        match self {
-            HostData::InPlace(data) => data,
-            HostData::Separate(_, output) => output,
-        }
-    }
-
-    /// `in_bytes` of the input from `input` and `out_bytes` of the output from `output` (the same offset in
-    /// place, where the part spans the larger of the two).
-    fn part(&mut self, input: usize, in_bytes: usize, output: usize, out_bytes: usize) -> Result<HostData<'_>> {
-        let part = match self {
-            HostData::InPlace(data) if input == output => {
-                data.get_mut(input..input + in_bytes.max(out_bytes)).map(HostData::InPlace)
-            }
-            HostData::InPlace(_) => None,
-            HostData::Separate(source, target) => source
-                .get(input..input + in_bytes)
-                .zip(target.get_mut(output..output + out_bytes))
-                .map(|(source, target)| HostData::Separate(source, target)),
-        };
-        part.map_or_else(too_short, Ok)
-    }
-
-    /// `bytes` of the output from `at`.
-    fn output_part(&mut self, at: usize, bytes: usize) -> Result<&mut [u8]> {
-        self.output().get_mut(at..at + bytes).map_or_else(too_short, Ok)
-    }
-
-    fn stream<'a>(&'a mut self, queues: &'a [Queue]) -> HostStream<'a> {
-        match self {
-            HostData::InPlace(data) => HostStream::in_place(queues, data),
-            HostData::Separate(input, output) => HostStream::new(queues, input, output),
-        }
-    }
-}
-
-fn too_short<T>() -> Result<T> {
-    fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform")
-}
-
-/// One transform (or a batch of them) of `n` points in host memory: complex values interleaved and packed,
-/// or for R2C and C2R real values on one side (padded to n + 2 in place) and the n/2 + 1 Hermitian values
-/// on the other.
-pub struct Streamed<'a> {
-    pub n: usize,
-    pub batch: usize,
-    pub kind: TransformKind,
-    pub precision: Precision,
-    pub direction: Direction,
-    pub scale: f64,
-    pub data: HostData<'a>,
-}
 
 /// Splits `n` into n1 * n2 as close to sqrt(n) as possible, n2 >= n1 (n2 is the column length, which
 /// the column pass holds whole on the device). `None` when `n` is prime.
@@ -110,15 +30,11 @@ pub fn split(n: usize) -> Option<(usize, usize)> {
     Some((n1, n / n1))
 }
 
-/// The largest divisor of `n` no larger than `limit` (at least 1).
-fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
-    factor::divisors(n).into_iter().filter(|&d| d <= limit).max().unwrap_or(1)
-}
-
-/// Runs `job` on the device of `queues` (two queues of one context), within `budget`.
-pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
+/// Runs `job`, a 1D transform, on the device of `queues` (two queues of one context), within `budget`.
+pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
     let started = std::time::Instant::now();
     let Streamed { n, batch, kind, precision, direction, scale, mut data } = job;
+    let n = n[0];
     let elem = precision.complex_bytes();
     let in_place = matches!(data, HostData::InPlace(_));
     // The complex length, and the bytes from one transform to the next on either side.
@@ -139,14 +55,6 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
             }
         }
     };
-    let expected = match kind {
-        TransformKind::C2C => direction,
-        TransformKind::R2C => Direction::Forward,
-        TransformKind::C2R => Direction::Backward,
-    };
-    if direction != expected {
-        return fail(ErrorKind::Bugcheck, format!("a streamed {kind:?} asked to run {direction:?}"));
-    }
     let twiddle = match kind {
         TransformKind::C2C => SlabTwiddle::complex(n, precision),
         _ => SlabTwiddle::real(n, precision),
@@ -169,7 +77,7 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
             }
         }
     }
-    streamer.retire();
+    streamer.buffers.retire();
     crate::log!(
         Topic::Info,
         "out-of-core {kind:?} transform of {n} x {batch} in {:.3} s",
@@ -187,10 +95,7 @@ struct Streamer<'q> {
     hermitian_kernel: Kernel,
     low: Buffer,
     high: Buffer,
-    /// Per queue: a slab's input, its output and the slab plans' scratch.
-    first: [WorkingBuffer; 2],
-    second: [WorkingBuffer; 2],
-    tmp: [WorkingBuffer; 2],
+    buffers: SlabBuffers,
     /// The host matrix between the column and the row pass.
     scratch: Vec<u8>,
 }
@@ -223,20 +128,12 @@ impl<'q> Streamer<'q> {
         let twiddle_kernel = Kernel::create(&program, source.entry)?;
         let hermitian_kernel = Kernel::create(&program, SlabTwiddle::HERMITIAN_ENTRY)?;
         let (low, high) = twiddle.tables();
-        let per_queue = |bytes: usize| -> Result<[WorkingBuffer; 2]> {
-            Ok([
-                WorkingBuffer::new(context, device.kind, bytes.max(1))?,
-                WorkingBuffer::new(context, device.kind, bytes.max(1))?,
-            ])
-        };
         Ok(Streamer {
             queues,
             twiddle,
             low: upload_table(context, &low, precision)?,
             high: upload_table(context, &high, precision)?,
-            first: per_queue(slabs.buffer_bytes)?,
-            second: per_queue(slabs.buffer_bytes)?,
-            tmp: per_queue(slabs.tmp_bytes)?,
+            buffers: SlabBuffers::new(context, &queues[0], slabs.buffer_bytes, slabs.buffer_bytes, slabs.tmp_bytes)?,
             scratch: vec![0u8; m * precision.complex_bytes()],
             slabs,
             twiddle_kernel,
@@ -250,28 +147,28 @@ impl<'q> Streamer<'q> {
 
     /// One complex transform of the streamed length, scaled by `scale`.
     fn complex(&mut self, direction: Direction, scale: f64, mut data: HostData) -> Result<()> {
-        let Streamer { queues, slabs, first, second, tmp, scratch, .. } = self;
+        let Streamer { queues, slabs, buffers, scratch, .. } = self;
+        let (first, second) = (&buffers.first, &buffers.second);
         let (n1, n2, elem) = (slabs.n1, slabs.n2, self.twiddle.precision.complex_bytes());
         let columns = slabs.columns.baked_mut().expect("baked by Slabs::fit");
         let rows = slabs.rows.baked_mut().expect("baked by Slabs::fit");
-        let tmp_of = |q: usize| (slabs.tmp_bytes > 0).then(|| tmp[q].raw());
         let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
 
         // In place, the column pass only reads the data and the row pass only writes it.
         let stream = HostStream::new(&queues[..], data.input(), scratch);
         for (s, column0) in (0..n1).step_by(slabs.width).enumerate() {
             let q = s % 2;
-            let rect = Rect {
-                host_offset: column0 * elem,
-                host_pitch: n1 * elem,
-                buffer_offset: 0,
-                buffer_pitch: slabs.width * elem,
-                width: slabs.width * elem,
-                rows: n2,
-            };
+            let rect = Rect::packed(column0 * elem, n1 * elem, slabs.width * elem, n2);
             let loaded = stream.upload(q, &first[q], rect, &[])?;
-            let transformed =
-                columns.enqueue(direction, 1.0, stream.queue(q), &[loaded.raw()], &[first[q].raw()], &[], tmp_of(q))?;
+            let transformed = columns.enqueue(
+                direction,
+                1.0,
+                stream.queue(q),
+                &[loaded.raw()],
+                &[first[q].raw()],
+                &[],
+                buffers.tmp(q),
+            )?;
             let args = vec![
                 Arg::Mem(first[q].raw()),
                 Arg::Mem(self.low.raw()),
@@ -295,14 +192,7 @@ impl<'q> Streamer<'q> {
         let stream = HostStream::new(&queues[..], scratch, data.output());
         for (s, row0) in (0..n2).step_by(slabs.height).enumerate() {
             let q = s % 2;
-            let rows_in = Rect {
-                host_offset: row0 * n1 * elem,
-                host_pitch: n1 * elem,
-                buffer_offset: 0,
-                buffer_pitch: n1 * elem,
-                width: n1 * elem,
-                rows: slabs.height,
-            };
+            let rows_in = Rect::packed(row0 * n1 * elem, n1 * elem, n1 * elem, slabs.height);
             let loaded = stream.upload(q, &first[q], rows_in, &[])?;
             let transformed = rows.enqueue(
                 direction,
@@ -311,16 +201,9 @@ impl<'q> Streamer<'q> {
                 &[loaded.raw()],
                 &[first[q].raw()],
                 &[second[q].raw()],
-                tmp_of(q),
+                buffers.tmp(q),
             )?;
-            let columns_out = Rect {
-                host_offset: row0 * elem,
-                host_pitch: n2 * elem,
-                buffer_offset: 0,
-                buffer_pitch: slabs.height * elem,
-                width: slabs.height * elem,
-                rows: n1,
-            };
+            let columns_out = Rect::packed(row0 * elem, n2 * elem, slabs.height * elem, n1);
             stream.download(q, &second[q], columns_out, &[transformed.raw()])?;
         }
         stream.finish()
@@ -351,7 +234,7 @@ impl<'q> Streamer<'q> {
             let count = run.min(half + 1 - k0);
             let values = Rect::run(k0 * elem, 0, count * elem);
             let mirrors = Rect::run((m + 1 - k0 - count) * elem, count * elem, count * elem);
-            let buffer = &self.first[q];
+            let buffer = &self.buffers.first[q];
             let loaded = [stream.upload(q, buffer, values, &[])?, stream.upload(q, buffer, mirrors, &[])?];
             let args = vec![
                 Arg::Mem(buffer.raw()),
@@ -375,12 +258,6 @@ impl<'q> Streamer<'q> {
             }
         }
         stream.finish()
-    }
-
-    /// Hands the buffers back once both queues are done with them.
-    fn retire(self) {
-        let Streamer { first, second, tmp, .. } = self;
-        working::retire(first.into_iter().chain(second).chain(tmp), None);
     }
 }
 
@@ -466,27 +343,6 @@ impl Slabs {
             elements /= 2;
         }
     }
-}
-
-/// A batch of `batch` transforms of length `n`, (stride, distance) on either side, out of place, unscaled
-/// (the scale is given at enqueue).
-fn slab_settings(
-    context: &Context,
-    n: usize,
-    batch: usize,
-    precision: Precision,
-    input: (usize, usize),
-    output: (usize, usize),
-) -> Settings {
-    let mut settings = Settings::new(context.clone(), &[n]);
-    settings.in_strides = vec![input.0];
-    settings.in_dist = input.1;
-    settings.out_strides = vec![output.0];
-    settings.out_dist = output.1;
-    settings.batch = batch;
-    settings.precision = precision;
-    settings.in_place = false;
-    settings
 }
 
 fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -> Result<Buffer> {

@@ -1,0 +1,166 @@
+//! Host-memory transforms larger than the device, streamed through it in slabs (DESIGN.md, out-of-core):
+//! 1D ones as a four-step (`line`), 2D and 3D ones axis by axis (`axes`).
+//!
+//! Slabs alternate between two queues, each with buffers of its own, so one queue's copies overlap the
+//! other's kernels. Rectangle copies do the gathering and scattering; the host packs nothing.
+
+mod axes;
+mod line;
+
+pub use line::split;
+
+use super::{Direction, Settings};
+use crate::codegen::Precision;
+use crate::error::{fail, ErrorKind, Result};
+use crate::planner::{factor, TransformKind};
+use crate::runtime::cl::RawMem;
+use crate::runtime::transfer::HostStream;
+use crate::runtime::working::{self, WorkingBuffer};
+use crate::runtime::{device_info, Context, Queue};
+
+/// How much device memory the slabs may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceBudget {
+    /// The largest single buffer.
+    pub max_buffer: usize,
+    /// All buffers together.
+    pub total: usize,
+}
+
+/// Host memory handed to an execution: one buffer transformed in place, or separate input and output.
+pub enum HostData<'a> {
+    InPlace(&'a mut [u8]),
+    Separate(&'a [u8], &'a mut [u8]),
+}
+
+impl HostData<'_> {
+    fn input(&self) -> &[u8] {
+        match self {
+            HostData::InPlace(data) => data,
+            HostData::Separate(input, _) => input,
+        }
+    }
+
+    fn output(&mut self) -> &mut [u8] {
+        match self {
+            HostData::InPlace(data) => data,
+            HostData::Separate(_, output) => output,
+        }
+    }
+
+    /// `in_bytes` of the input from `input` and `out_bytes` of the output from `output` (the same offset in
+    /// place, where the part spans the larger of the two).
+    fn part(&mut self, input: usize, in_bytes: usize, output: usize, out_bytes: usize) -> Result<HostData<'_>> {
+        let part = match self {
+            HostData::InPlace(data) if input == output => {
+                data.get_mut(input..input + in_bytes.max(out_bytes)).map(HostData::InPlace)
+            }
+            HostData::InPlace(_) => None,
+            HostData::Separate(source, target) => source
+                .get(input..input + in_bytes)
+                .zip(target.get_mut(output..output + out_bytes))
+                .map(|(source, target)| HostData::Separate(source, target)),
+        };
+        part.map_or_else(too_short, Ok)
+    }
+
+    /// `bytes` of the output from `at`.
+    fn output_part(&mut self, at: usize, bytes: usize) -> Result<&mut [u8]> {
+        self.output().get_mut(at..at + bytes).map_or_else(too_short, Ok)
+    }
+
+    fn stream<'a>(&'a mut self, queues: &'a [Queue]) -> HostStream<'a> {
+        match self {
+            HostData::InPlace(data) => HostStream::in_place(queues, data),
+            HostData::Separate(input, output) => HostStream::new(queues, input, output),
+        }
+    }
+}
+
+fn too_short<T>() -> Result<T> {
+    fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform")
+}
+
+/// One transform (or a batch of them) of sizes `n` (row-major, as cuFFT's) in host memory, packed: complex
+/// values interleaved, or for R2C and C2R real values on one side (rows padded to 2 (n_last / 2 + 1) in
+/// place, as cuFFT's) and n_last / 2 + 1 Hermitian values a row on the other.
+pub struct Streamed<'a> {
+    pub n: Vec<usize>,
+    pub batch: usize,
+    pub kind: TransformKind,
+    pub precision: Precision,
+    pub direction: Direction,
+    pub scale: f64,
+    pub data: HostData<'a>,
+}
+
+/// Each queue's device buffers: a slab's input, its output and the slab plans' scratch.
+struct SlabBuffers {
+    first: [WorkingBuffer; 2],
+    second: [WorkingBuffer; 2],
+    tmp: [WorkingBuffer; 2],
+    tmp_bytes: usize,
+}
+
+impl SlabBuffers {
+    fn new(context: &Context, queue: &Queue, first: usize, second: usize, tmp_bytes: usize) -> Result<SlabBuffers> {
+        let kind = device_info(queue.device()?)?.kind;
+        let per_queue = |bytes: usize| -> Result<[WorkingBuffer; 2]> {
+            Ok([WorkingBuffer::new(context, kind, bytes.max(1))?, WorkingBuffer::new(context, kind, bytes.max(1))?])
+        };
+        Ok(SlabBuffers { first: per_queue(first)?, second: per_queue(second)?, tmp: per_queue(tmp_bytes)?, tmp_bytes })
+    }
+
+    /// Queue `q`'s scratch for the slab plans, where they need any.
+    fn tmp(&self, q: usize) -> Option<RawMem> {
+        (self.tmp_bytes > 0).then(|| self.tmp[q].raw())
+    }
+
+    /// Hands the buffers back once both queues are done with them.
+    fn retire(self) {
+        working::retire(self.first.into_iter().chain(self.second).chain(self.tmp), None);
+    }
+}
+
+/// Runs `job` on the device of `queues` (two queues of one context), within `budget`.
+pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
+    let expected = match job.kind {
+        TransformKind::C2C => job.direction,
+        TransformKind::R2C => Direction::Forward,
+        TransformKind::C2R => Direction::Backward,
+    };
+    if job.direction != expected {
+        return fail(ErrorKind::Bugcheck, format!("a streamed {:?} asked to run {:?}", job.kind, job.direction));
+    }
+    match job.n.len() {
+        1 => line::run(context, queues, budget, job),
+        2 | 3 => axes::run(context, queues, budget, job),
+        rank => fail(ErrorKind::Bugcheck, format!("a streamed transform of rank {rank}")),
+    }
+}
+
+/// The largest divisor of `n` no larger than `limit` (at least 1).
+fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
+    factor::divisors(n).into_iter().filter(|&d| d <= limit).max().unwrap_or(1)
+}
+
+/// A batch of `batch` transforms of length `n`, (stride, distance) on either side, out of place, unscaled
+/// (the scale is given at enqueue).
+fn slab_settings(
+    context: &Context,
+    n: usize,
+    batch: usize,
+    precision: Precision,
+    input: (usize, usize),
+    output: (usize, usize),
+) -> Settings {
+    let mut settings = Settings::new(context.clone(), &[n]);
+    settings.in_strides = vec![input.0];
+    settings.in_dist = input.1;
+    settings.out_strides = vec![output.0];
+    settings.out_dist = output.1;
+    settings.batch = batch;
+    settings.precision = precision;
+    settings.in_place = false;
+    settings
+}
