@@ -1,7 +1,8 @@
 //! Transforms in host memory on a device that takes at most 256 MiB per buffer and 1 GiB in all (PoCL's
 //! `POCL_MEMORY_LIMIT=1`), which cannot hold their data, so they stream through the device in slabs: a
 //! 2^27-point single-precision `fftxExecC2C`, a 2^26-point `fftxExecR2C` and its `fftxExecC2R`, and the
-//! same of a 4096 x 16384 plane. Checked against rustfft in double precision; they print the time and GFLOPS
+//! same of a 4096 x 16384 plane; and a batch of transforms that the device holds one by one but not all at
+//! once, which runs in parts. Checked against rustfft in double precision; they print the time and GFLOPS
 //! with every transfer included. They need up to 5 GiB of host memory each, hence a file of their own.
 
 use fftx::api::fftx::fftxResult_t::FFTX_SUCCESS;
@@ -169,4 +170,31 @@ fn streams_a_4096_by_16384_real_transform_and_back() {
     let nrmse = round_trip_rmse(&back, &signal);
     println!("out-of-core: 2D C2R(R2C(x)) / n normalized RMSE {nrmse:.2e}");
     assert!(nrmse < 5e-7, "2D round trip normalized RMSE {nrmse:e}");
+}
+
+#[test]
+fn runs_a_batch_larger_than_the_device_in_parts() {
+    small_device();
+    // 40 transforms of 2^20 values: 320 MiB a side, more than one 256 MiB buffer.
+    let (n, batch) = (1usize << 20, 40usize);
+    let mut next = random_values(0x6a09_e667_f3bc_c908);
+    let input: Vec<fftxComplex> = (0..n * batch).map(|_| fftxComplex { x: next(), y: next() }).collect();
+    let mut output = vec![fftxComplex::default(); n * batch];
+    let mut plan = 0;
+    assert_eq!(
+        unsafe { fftxPlan1d(&mut plan, n as i32, fftxType_t::FFTX_C2C as fftxType, batch as i32) },
+        FFTX_SUCCESS
+    );
+    let status = unsafe { fftxExecC2C(plan, input.as_ptr() as *mut _, output.as_mut_ptr(), FFTX_INVERSE) };
+    assert_eq!(status, FFTX_SUCCESS);
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+    let inverse = FftPlanner::<f64>::new().plan_fft_inverse(n);
+    let mut worst: f64 = 0.0;
+    for (x, y) in input.chunks(n).zip(output.chunks(n)) {
+        let mut reference: Vec<Complex64> = x.iter().map(|c| Complex64::new(c.x as f64, c.y as f64)).collect();
+        inverse.process(&mut reference);
+        worst = worst.max(normalized_rmse(y.iter().map(|c| Complex64::new(c.x as f64, c.y as f64)).zip(reference)));
+    }
+    println!("in parts: worst normalized RMSE of {batch} transforms {worst:.2e}");
+    assert!(worst < 5e-7, "normalized RMSE {worst:e}");
 }

@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ._library import FftxError, check, library
+from ._library import check, library
 
 try:
     from numpy.lib.array_utils import normalize_axis_index
@@ -22,7 +22,6 @@ except ImportError:  # numpy < 2
 # fftxType values, as in fftx.h.
 _C2C, _Z2Z, _R2C, _D2Z, _C2R, _Z2D = 0x29, 0x69, 0x2A, 0x6A, 0x2C, 0x6C
 _FORWARD, _INVERSE = -1, 1
-_INVALID_SIZE = 8
 _EXEC = {_C2C: "fftxExecC2C", _Z2Z: "fftxExecZ2Z", _R2C: "fftxExecR2C", _D2Z: "fftxExecD2Z",
          _C2R: "fftxExecC2R", _Z2D: "fftxExecZ2D"}
 
@@ -100,18 +99,9 @@ plan_cache = _PlanCache()
 
 
 def _run(fft_type, sizes, batch, source, target, direction=None):
-    """Runs a plan from `source` to `target` (contiguous arrays, the transformed axes last). A batch the
-    device cannot hold at once (the plan is FFTX_INVALID_SIZE) runs in halves, as numpy takes any size."""
-    try:
-        key, handle = plan_cache.acquire(fft_type, sizes, batch)
-    except FftxError as error:
-        if error.status != _INVALID_SIZE or batch < 2:
-            raise
-        half = batch // 2
-        rows_in, rows_out = source.reshape(batch, -1), target.reshape(batch, -1)
-        _run(fft_type, sizes, half, rows_in[:half], rows_out[:half], direction)
-        _run(fft_type, sizes, batch - half, rows_in[half:], rows_out[half:], direction)
-        return
+    """Runs a plan from `source` to `target` (contiguous arrays, the transformed axes last). Host data the
+    device cannot hold at once runs in parts of the batch, or streams through it (the library does both)."""
+    key, handle = plan_cache.acquire(fft_type, sizes, batch)
     try:
         function = getattr(library(), _EXEC[fft_type])
         args = [handle, source.ctypes.data, target.ctypes.data]

@@ -255,6 +255,20 @@ impl Shape {
         self.advanced.is_none() && !odd_real_line
     }
 
+    /// The basic layout, and one transform's data fits `device`: a batch too large for it runs in parts.
+    fn one_transform_fits(&self, device: &DeviceInfo) -> bool {
+        let one = Shape { batch: 1, ..self.clone() };
+        self.advanced.is_none() && one.fits(device, false, 0) && one.fits(device, true, 0)
+    }
+
+    /// The data of an execution, in place or not, and `tmp_bytes` of scratch fit `device`.
+    fn fits(&self, device: &DeviceInfo, in_place: bool, tmp_bytes: usize) -> bool {
+        let (in_bytes, out_bytes) = self.extents(in_place);
+        let buffers = if in_place { vec![in_bytes.max(out_bytes)] } else { vec![in_bytes, out_bytes] };
+        buffers.iter().all(|&b| b as u64 <= device.max_alloc_bytes)
+            && buffers.iter().sum::<usize>().saturating_add(tmp_bytes) as u64 <= device.global_mem_bytes
+    }
+
     /// Scratch bytes a device execution needs on `device`, in place or not (0 where that way is impossible).
     fn work_bytes(&self, context: &Context, device: &DeviceInfo) -> usize {
         [false, true]
@@ -288,6 +302,8 @@ pub struct CuPlan {
     fenced: bool,
     /// Baked plans, indexed by `in_place as usize`.
     variants: [Option<Plan>; 2],
+    /// Baked plans for parts of the batch, where host data runs in parts: (in place, batch, plan).
+    part_variants: Vec<(bool, usize, Plan)>,
     work_area: Option<DeviceRegion>,
     auto_allocation: bool,
     /// Device buffers for host executions.
@@ -341,6 +357,7 @@ impl CuPlan {
             stream: None,
             fenced: false,
             variants: [None, None],
+            part_variants: Vec::new(),
             work_area: None,
             auto_allocation: true,
             staging: Staging::default(),
@@ -372,23 +389,17 @@ impl CuPlan {
         // A shape too large for the device still streams from host memory; only the device path needs a bake.
         match plan.bake(&queue) {
             Ok(_) => self.variants[0] = Some(plan),
-            Err(e) => {
-                let too_large = matches!(
-                    e.kind,
-                    ErrorKind::OutOfResources | ErrorKind::MemObjectAllocationFailure | ErrorKind::InvalidBufferSize
-                );
-                match (too_large, shape.streams()) {
-                    (true, true) => crate::log!(
-                        crate::log::Topic::Info,
-                        "no device plan ({}); host executions will stream through the device",
-                        e.message
-                    ),
-                    (true, false) if e.kind == ErrorKind::InvalidBufferSize => {
-                        return fail(ErrorKind::InvalidSize, e.message)
-                    }
-                    _ => return Err(e),
+            Err(e) => match (too_large(e.kind), shape.streams() || shape.one_transform_fits(&device)) {
+                (true, true) => crate::log!(
+                    crate::log::Topic::Info,
+                    "no device plan ({}); host executions will run in parts or stream through the device",
+                    e.message
+                ),
+                (true, false) if e.kind == ErrorKind::InvalidBufferSize => {
+                    return fail(ErrorKind::InvalidSize, e.message)
                 }
-            }
+                _ => return Err(e),
+            },
         }
         let work = shape.work_bytes(&context, &device);
         self.shape = Some(shape);
@@ -544,13 +555,13 @@ impl CuPlan {
         queue.flush()
     }
 
-    /// Transforms host memory: copied to the device, transformed and copied back, or streamed in slabs when
-    /// the device cannot hold it. Returns when the result is in host memory.
+    /// Transforms host memory: copied to the device, transformed and copied back; where the device cannot
+    /// hold the data, in parts of the batch that it can hold, or else streamed through it in slabs. Returns
+    /// when the result is in host memory.
     pub fn execute_host(&mut self, direction: Direction, data: HostData) -> Result<()> {
         let direction = self.direction(direction)?;
         let in_place = matches!(data, HostData::InPlace(_));
         let shape = self.shape()?.clone();
-        let (in_bytes, out_bytes) = shape.extents(in_place);
         let queue = self.queue()?;
         if self.fenced {
             // Host data waits for nothing on the device, but the plan's own buffers may still be in use by
@@ -558,17 +569,20 @@ impl CuPlan {
             queue.finish()?;
         }
         let device = device_info(queue.device()?)?;
-        let budget =
-            DeviceBudget { max_buffer: device.max_alloc_bytes as usize, total: device.global_mem_bytes as usize };
-        let buffers = if in_place { vec![in_bytes.max(out_bytes)] } else { vec![in_bytes, out_bytes] };
         let tmp_bytes = self.variants[in_place as usize].as_ref().and_then(|p| p.baked()).map_or(0, |b| b.tmp_bytes());
-        let fits = buffers.iter().all(|&b| b <= budget.max_buffer)
-            && buffers.iter().sum::<usize>().saturating_add(tmp_bytes) <= budget.total;
-        if !fits && shape.streams() {
+        if shape.fits(&device, in_place, tmp_bytes) {
+            return self.execute_staged(&queue, &device, direction, shape.batch, data);
+        }
+        if let Some(part) = self.batch_part_that_fits(&queue, &device, in_place)? {
+            return self.execute_in_parts(&queue, &device, direction, part, data);
+        }
+        if shape.streams() {
             let context = context_of(&queue)?;
             let second = Queue::create(&context, queue.device()?, false)?;
             // Slabs follow each other through the first queue's order; the stream was finished above.
             let queue = if self.fenced { Queue::create(&context, queue.device()?, false)? } else { queue };
+            let budget =
+                DeviceBudget { max_buffer: device.max_alloc_bytes as usize, total: device.global_mem_bytes as usize };
             let job = Streamed {
                 n: shape.n.clone(),
                 batch: shape.batch,
@@ -580,24 +594,109 @@ impl CuPlan {
             };
             return outofcore::run(&context, &[queue, second], budget, job);
         }
-        if !fits {
-            return fail(
-                ErrorKind::OutOfResources,
-                format!(
-                    "the data ({} bytes) does not fit {} and only transforms in the basic layout (but for 1D real \
-                     ones of odd length) stream through the device in slabs",
-                    buffers.iter().sum::<usize>(),
-                    device.name
-                ),
-            );
+        let (in_bytes, out_bytes) = shape.extents(in_place);
+        fail(
+            ErrorKind::OutOfResources,
+            format!(
+                "the data ({} bytes) does not fit {} and only transforms in the basic layout (but for 1D real ones \
+                 of odd length) stream through the device in slabs",
+                if in_place { in_bytes.max(out_bytes) } else { in_bytes + out_bytes },
+                device.name
+            ),
+        )
+    }
+
+    /// The most transforms of the batch whose data and scratch fit `device` at once, in the basic layout;
+    /// `None` where even one does not.
+    fn batch_part_that_fits(&mut self, queue: &Queue, device: &DeviceInfo, in_place: bool) -> Result<Option<usize>> {
+        let shape = self.shape()?.clone();
+        if shape.advanced.is_some() || shape.batch < 2 {
+            return Ok(None);
         }
-        self.stage(&context_of(&queue)?, device.kind, &buffers)?;
+        let one = Shape { batch: 1, ..shape.clone() };
+        let (in_bytes, out_bytes) = one.extents(in_place);
+        let per_transform = if in_place { in_bytes.max(out_bytes) } else { in_bytes + out_bytes };
+        let mut part = (device.max_alloc_bytes as usize / in_bytes.max(out_bytes))
+            .min(device.global_mem_bytes as usize / per_transform)
+            .min(shape.batch - 1);
+        while part > 0 {
+            // A part whose scratch the device cannot hold fails to bake: a smaller part may fit.
+            match self.part_variant(queue, in_place, part) {
+                Ok(plan) => {
+                    let tmp_bytes = plan.baked().expect("baked by part_variant").tmp_bytes();
+                    if (Shape { batch: part, ..shape.clone() }).fits(device, in_place, tmp_bytes) {
+                        return Ok(Some(part));
+                    }
+                }
+                Err(e) if too_large(e.kind) => {}
+                Err(e) => return Err(e),
+            }
+            part /= 2;
+        }
+        Ok(None)
+    }
+
+    /// The batch in parts of `part` transforms (the last one what is left), each run as `execute_staged`.
+    fn execute_in_parts(
+        &mut self,
+        queue: &Queue,
+        device: &DeviceInfo,
+        direction: Direction,
+        part: usize,
+        mut data: HostData,
+    ) -> Result<()> {
+        let shape = self.shape()?.clone();
+        let in_place = matches!(data, HostData::InPlace(_));
+        let (in_bytes, out_bytes) = Shape { batch: 1, ..shape.clone() }.extents(in_place);
+        crate::log!(crate::log::Topic::Plan, "host data of {} transforms in parts of {part}", shape.batch);
+        for first in (0..shape.batch).step_by(part) {
+            let count = part.min(shape.batch - first);
+            let data = data.part(first * in_bytes, count * in_bytes, first * out_bytes, count * out_bytes)?;
+            self.execute_staged(queue, device, direction, count, data)?;
+        }
+        Ok(())
+    }
+
+    /// The plan for `batch` transforms of the shape, in place or not: the whole batch's, or a part's.
+    fn part_variant(&mut self, queue: &Queue, in_place: bool, batch: usize) -> Result<&mut Plan> {
+        let shape = self.shape()?.clone();
+        if batch == shape.batch {
+            return self.variant(queue, in_place);
+        }
+        let index = match self.part_variants.iter().position(|(p, b, _)| (*p, *b) == (in_place, batch)) {
+            Some(index) => index,
+            None => {
+                let part = Shape { batch, ..shape };
+                let mut plan = Plan::new(part.settings(context_of(queue)?, in_place));
+                plan.bake(queue)?;
+                self.part_variants.push((in_place, batch, plan));
+                self.part_variants.len() - 1
+            }
+        };
+        Ok(&mut self.part_variants[index].2)
+    }
+
+    /// `batch` transforms of host data (the whole batch or a part of it) copied to the plan's staging buffers,
+    /// transformed there and copied back.
+    fn execute_staged(
+        &mut self,
+        queue: &Queue,
+        device: &DeviceInfo,
+        direction: Direction,
+        batch: usize,
+        data: HostData,
+    ) -> Result<()> {
+        let in_place = matches!(data, HostData::InPlace(_));
+        let shape = Shape { batch, ..self.shape()?.clone() };
+        let (in_bytes, out_bytes) = shape.extents(in_place);
+        let buffers = if in_place { vec![in_bytes.max(out_bytes)] } else { vec![in_bytes, out_bytes] };
+        self.stage(&context_of(queue)?, device.kind, &buffers)?;
         let staging: Vec<RawMem> = self.staging.buffers.iter().map(|b| b.raw()).collect();
-        let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
+        let baked = self.part_variant(queue, in_place, batch)?.baked_mut().expect("baked by part_variant");
         let (transformed, read) = match data {
             HostData::InPlace(data) => {
                 write_buffer(queue.raw(), staging[0], 0, &data[..in_bytes])?;
-                let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[], None)?;
+                let transformed = baked.enqueue(direction, 1.0, queue, &[], &[staging[0]], &[], None)?;
                 let read = read_buffer(queue.raw(), staging[0], 0, &mut data[..out_bytes], &[transformed.raw()]);
                 (transformed, read)
             }
@@ -607,7 +706,7 @@ impl CuPlan {
                 if shape.output_has_gaps(false) {
                     write_buffer(queue.raw(), staging[1], 0, &output[..out_bytes])?;
                 }
-                let transformed = baked.enqueue(direction, 1.0, &queue, &[], &[staging[0]], &[staging[1]], None)?;
+                let transformed = baked.enqueue(direction, 1.0, queue, &[], &[staging[0]], &[staging[1]], None)?;
                 let read = read_buffer(queue.raw(), staging[1], 0, &mut output[..out_bytes], &[transformed.raw()]);
                 (transformed, read)
             }
@@ -624,6 +723,11 @@ impl CuPlan {
         }
         Ok(())
     }
+}
+
+/// A failure that says the device cannot hold what was asked of it.
+fn too_large(kind: ErrorKind) -> bool {
+    matches!(kind, ErrorKind::OutOfResources | ErrorKind::MemObjectAllocationFailure | ErrorKind::InvalidBufferSize)
 }
 
 /// What a transform needs of a region it is given.

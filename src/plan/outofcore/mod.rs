@@ -50,7 +50,13 @@ impl HostData<'_> {
 
     /// `in_bytes` of the input from `input` and `out_bytes` of the output from `output` (the same offset in
     /// place, where the part spans the larger of the two).
-    fn part(&mut self, input: usize, in_bytes: usize, output: usize, out_bytes: usize) -> Result<HostData<'_>> {
+    pub(crate) fn part(
+        &mut self,
+        input: usize,
+        in_bytes: usize,
+        output: usize,
+        out_bytes: usize,
+    ) -> Result<HostData<'_>> {
         let part = match self {
             HostData::InPlace(data) if input == output => {
                 data.get_mut(input..input + in_bytes.max(out_bytes)).map(HostData::InPlace)
