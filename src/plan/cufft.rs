@@ -581,8 +581,7 @@ impl CuPlan {
             let second = Queue::create(&context, queue.device()?, false)?;
             // Slabs follow each other through the first queue's order; the stream was finished above.
             let queue = if self.fenced { Queue::create(&context, queue.device()?, false)? } else { queue };
-            let budget =
-                DeviceBudget { max_buffer: device.max_alloc_bytes as usize, total: device.global_mem_bytes as usize };
+            let budget = DeviceBudget::for_slabs(&device);
             let job = Streamed {
                 n: shape.n.clone(),
                 batch: shape.batch,

@@ -9,7 +9,7 @@
 //! into a host scratch (the input stays as it was) or in place, then the plane pass into the output. A plane
 //! must fit the device.
 
-use super::{largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
+use super::{host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
@@ -45,7 +45,7 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
     }
     match (kind, &mut data) {
         (TransformKind::C2R, HostData::Separate(input, output)) => {
-            let mut scratch = vec![0u8; in_bytes];
+            let mut scratch = host_scratch(in_bytes)?;
             streamer.columns(direction, 1.0, HostStream::new(&queues[..], input, &mut scratch))?;
             streamer.planes(direction, scale, HostStream::new(&queues[..], &scratch, output))?;
         }

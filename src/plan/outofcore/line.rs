@@ -11,7 +11,7 @@
 //! after the complex transform for R2C, before it for C2R. That pass copies a run of values and the run of
 //! their mirrors into one buffer per slab.
 
-use super::{largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
+use super::{host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
 use crate::codegen::slab_twiddle::SlabTwiddle;
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
@@ -134,7 +134,7 @@ impl<'q> Streamer<'q> {
             low: upload_table(context, &low, precision)?,
             high: upload_table(context, &high, precision)?,
             buffers: SlabBuffers::new(context, &queues[0], slabs.buffer_bytes, slabs.buffer_bytes, slabs.tmp_bytes)?,
-            scratch: vec![0u8; m * precision.complex_bytes()],
+            scratch: host_scratch(m * precision.complex_bytes())?,
             slabs,
             twiddle_kernel,
             hermitian_kernel,

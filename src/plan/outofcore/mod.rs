@@ -16,7 +16,7 @@ use crate::planner::{factor, TransformKind};
 use crate::runtime::cl::RawMem;
 use crate::runtime::transfer::HostStream;
 use crate::runtime::working::{self, WorkingBuffer};
-use crate::runtime::{device_info, Context, Queue};
+use crate::runtime::{device_info, Context, DeviceInfo, DeviceKind, Queue};
 
 /// How much device memory the slabs may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +25,49 @@ pub struct DeviceBudget {
     pub max_buffer: usize,
     /// All buffers together.
     pub total: usize,
+}
+
+/// The most a slab buffer takes on a CPU device, whose buffers are host memory beside the data streamed: as
+/// large slabs gain nothing there, the slabs take at most 1.5 GiB.
+const CPU_SLAB_BYTES: usize = 256 << 20;
+
+impl DeviceBudget {
+    /// What the slabs may take of `device`.
+    pub fn for_slabs(device: &DeviceInfo) -> DeviceBudget {
+        let (max_buffer, total) = (device.max_alloc_bytes as usize, device.global_mem_bytes as usize);
+        match device.kind {
+            DeviceKind::Cpu => {
+                DeviceBudget { max_buffer: max_buffer.min(CPU_SLAB_BYTES), total: total.min(6 * CPU_SLAB_BYTES) }
+            }
+            _ => DeviceBudget { max_buffer, total },
+        }
+    }
+}
+
+/// `bytes` of zeroed host memory, or an error where the system has not that much available: a failure then
+/// is a status for the caller, where an allocation beyond the memory would end the process.
+fn host_scratch(bytes: usize) -> Result<Vec<u8>> {
+    let mut scratch = Vec::new();
+    let available = available_host_memory();
+    if available.is_some_and(|a| bytes > a) || scratch.try_reserve_exact(bytes).is_err() {
+        return fail(
+            ErrorKind::OutOfHostMemory,
+            format!(
+                "the out-of-core transform needs {bytes} bytes of host scratch; the system has {} available",
+                available.map_or("less".to_string(), |a| a.to_string())
+            ),
+        );
+    }
+    scratch.resize(bytes, 0);
+    Ok(scratch)
+}
+
+/// The host memory available to new allocations (Linux's `MemAvailable`), where the system says.
+fn available_host_memory() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
 }
 
 /// Host memory handed to an execution: one buffer transformed in place, or separate input and output.
@@ -169,4 +212,25 @@ fn slab_settings(
     settings.precision = precision;
     settings.in_place = false;
     settings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planner::test_device;
+
+    #[test]
+    fn slabs_take_little_of_a_cpu_device_and_all_of_a_gpu() {
+        let cpu = DeviceBudget::for_slabs(&test_device::cpu());
+        assert_eq!(cpu, DeviceBudget { max_buffer: CPU_SLAB_BYTES, total: 6 * CPU_SLAB_BYTES });
+        let gpu = test_device::gpu();
+        let whole = DeviceBudget { max_buffer: gpu.max_alloc_bytes as usize, total: gpu.global_mem_bytes as usize };
+        assert_eq!(DeviceBudget::for_slabs(&gpu), whole);
+    }
+
+    #[test]
+    fn host_scratch_beyond_the_memory_is_an_error() {
+        assert_eq!(host_scratch(1 << 20).unwrap().len(), 1 << 20);
+        assert_eq!(host_scratch(usize::MAX / 2).unwrap_err().kind, ErrorKind::OutOfHostMemory);
+    }
 }
