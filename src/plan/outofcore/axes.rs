@@ -25,6 +25,9 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
     let in_place = matches!(data, HostData::InPlace(_));
     let planes = Planes::of(&n, kind, precision, in_place);
     let (in_bytes, out_bytes) = (batch * n[0] * planes.in_bytes, batch * n[0] * planes.out_bytes);
+    if data.input().len() < in_bytes || data.output().len() < out_bytes {
+        return fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform");
+    }
     let slabs = AxisSlabs::fit(context, &queues[0], budget, &n, batch, &planes)?;
     crate::log!(
         Topic::Plan,
@@ -40,9 +43,6 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
         n0: n[0],
         batch,
     };
-    if data.input().len() < in_bytes || data.output().len() < out_bytes {
-        return fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform");
-    }
     match (kind, &mut data) {
         (TransformKind::C2R, HostData::Separate(input, output)) => {
             let mut scratch = host_scratch(in_bytes)?;
