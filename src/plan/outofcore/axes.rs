@@ -20,7 +20,6 @@ use crate::runtime::{Context, Queue};
 
 /// Runs `job`, a 2D or 3D transform.
 pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
-    let started = std::time::Instant::now();
     let Streamed { n, batch, kind, precision, direction, scale, mut data } = job;
     let in_place = matches!(data, HostData::InPlace(_));
     let planes = Planes::of(&n, kind, precision, in_place);
@@ -59,11 +58,6 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
         }
     }
     streamer.buffers.retire();
-    crate::log!(
-        Topic::Info,
-        "out-of-core {kind:?} transform of {n:?} x {batch} in {:.3} s",
-        started.elapsed().as_secs_f64()
-    );
     Ok(())
 }
 

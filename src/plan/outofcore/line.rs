@@ -32,7 +32,6 @@ pub fn split(n: usize) -> Option<(usize, usize)> {
 
 /// Runs `job`, a 1D transform, on the device of `queues` (two queues of one context), within `budget`.
 pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
-    let started = std::time::Instant::now();
     let Streamed { n, batch, kind, precision, direction, scale, mut data } = job;
     let n = n[0];
     let elem = precision.complex_bytes();
@@ -78,11 +77,6 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
         }
     }
     streamer.buffers.retire();
-    crate::log!(
-        Topic::Info,
-        "out-of-core {kind:?} transform of {n} x {batch} in {:.3} s",
-        started.elapsed().as_secs_f64()
-    );
     Ok(())
 }
 

@@ -181,11 +181,16 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
     if job.direction != expected {
         return fail(ErrorKind::Bugcheck, format!("a streamed {:?} asked to run {:?}", job.kind, job.direction));
     }
-    match job.n.len() {
-        1 => line::run(context, queues, budget, job),
-        2 | 3 => axes::run(context, queues, budget, job),
-        rank => fail(ErrorKind::Bugcheck, format!("a streamed transform of rank {rank}")),
+    let started = std::time::Instant::now();
+    let (kind, n, batch) = (job.kind, job.n.clone(), job.batch);
+    match n.len() {
+        1 => line::run(context, queues, budget, job)?,
+        2 | 3 => axes::run(context, queues, budget, job)?,
+        rank => return fail(ErrorKind::Bugcheck, format!("a streamed transform of rank {rank}")),
     }
+    let seconds = started.elapsed().as_secs_f64();
+    crate::log!(crate::log::Topic::Info, "out-of-core {kind:?} transform of {n:?} x {batch} in {seconds:.3} s");
+    Ok(())
 }
 
 /// The largest divisor of `n` no larger than `limit` (at least 1).
