@@ -1076,8 +1076,8 @@ fn host_data<'a>(input: &'a mut Values, output: &'a mut Values, in_place: bool) 
 }
 
 /// Streams an R2C of sizes `n` through the out-of-core path within `budget`, then the C2R of the reference
-/// spectrum, scaled by 1/N; both checked against rustfft. In 1D the spectrum's redundant imaginary parts are
-/// made nonzero, which a C2R ignores. In place, the real rows are padded to 2 (n_last / 2 + 1) values, as
+/// spectrum, scaled by 1/N; both checked against rustfft. In 1D the spectrum's redundant imaginary parts (of
+/// the value 0, and of n / 2 where n is even) are made nonzero, which a C2R ignores. In place, the real rows are padded to 2 (n_last / 2 + 1) values, as
 /// cuFFT lays them out.
 fn streamed_real(n: &[usize], batch: usize, prec: Prec, in_place: bool, budget: DeviceBudget) {
     let stream = default_stream().unwrap();
@@ -1117,7 +1117,9 @@ fn streamed_real(n: &[usize], batch: usize, prec: Prec, in_place: bool, budget: 
     if n.len() == 1 {
         for b in 0..batch {
             hermitian[b * h].im = 0.5;
-            hermitian[b * h + h - 1].im = -0.25;
+            if last % 2 == 0 {
+                hermitian[b * h + h - 1].im = -0.25;
+            }
         }
     }
     let mut input = Values::new(&interleave(&hermitian), prec);
@@ -1141,6 +1143,9 @@ fn real_transforms_stream_out_of_core() {
     streamed_real(&[972], 1, Prec::Single, true, small(5 * 27 / 2));
     // An odd half, 675 = 25 x 27: no value pairs with itself; runs that do not divide the 337 pairs.
     streamed_real(&[1350], 2, Prec::Double, false, small(7 * 27));
+    // Odd lengths, as complex transforms of 945 = 27 x 35 and 675 = 25 x 27 values, in and out of place.
+    streamed_real(&[945], 2, Prec::Single, false, small(4 * 35 / 2));
+    streamed_real(&[675], 3, Prec::Double, true, small(6 * 27));
     // Planes, then columns (C2R: columns, then planes), even and odd real axes, in and out of place.
     streamed_real(&[40, 48], 2, Prec::Single, false, small(2 * 48));
     streamed_real(&[30, 25], 1, Prec::Double, true, small(30 * 2));
@@ -1177,11 +1182,23 @@ fn out_of_core_reports_what_cannot_stream() {
         outofcore::run(&stream.context, &queues, tiny, plane).unwrap_err().kind,
         fftx::ErrorKind::OutOfResources
     );
-    // Real transforms of odd length stream only along a plane's axis.
-    let mut data = vec![0u8; 16 * 8];
-    let odd = Streamed { n: vec![15], kind: TransformKind::R2C, ..job(HostData::InPlace(&mut data)) };
-    assert_eq!(
-        outofcore::run(&stream.context, &queues, budget, odd).unwrap_err().kind,
-        fftx::ErrorKind::NotImplemented
-    );
+    // A real transform of odd prime length runs as a complex transform of that length, and of even length as
+    // one of half that length: prime too for 26.
+    for n in [13, 26] {
+        let mut data = vec![0u8; (n / 2 + 1) * 8];
+        let real = Streamed {
+            n: vec![n],
+            batch: 1,
+            kind: TransformKind::R2C,
+            precision: Precision::Single,
+            direction: Direction::Forward,
+            scale: 1.0,
+            data: HostData::InPlace(&mut data),
+        };
+        assert_eq!(
+            outofcore::run(&stream.context, &queues, budget, real).unwrap_err().kind,
+            fftx::ErrorKind::NotImplemented,
+            "real length {n}"
+        );
+    }
 }

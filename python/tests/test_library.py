@@ -35,7 +35,7 @@ def test_library_from_the_environment_is_used():
 
 def test_batches_larger_than_the_device_run_in_parts():
     # PoCL with 1 GiB of memory allows 256 MiB per buffer: 328 MB of rows (and as much of spectra) run in parts
-    # of 838 transforms (268 MB of spectra), odd lengths too (which do not stream in slabs).
+    # of 838 transforms (268 MB of spectra), the odd length too.
     code = """
 import numpy as np, fftx
 for n in (40000, 40001):

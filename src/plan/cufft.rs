@@ -248,11 +248,15 @@ impl Shape {
         settings
     }
 
-    /// A transform in the basic layout, but for a 1D real one of odd length: the shapes the out-of-core path
-    /// streams.
+    /// A transform in the basic layout, in 1D of a complex length that splits into rows and columns: the
+    /// shapes the out-of-core path streams.
     fn streams(&self) -> bool {
-        let odd_real_line = self.n.len() == 1 && self.fft_type.kind() != TransformKind::C2C && self.n[0] % 2 == 1;
-        self.advanced.is_none() && !odd_real_line
+        let splits = match self.n[..] {
+            [n] if self.fft_type.kind() != TransformKind::C2C && n % 2 == 0 => outofcore::split(n / 2).is_some(),
+            [n] => outofcore::split(n).is_some(),
+            _ => true,
+        };
+        self.advanced.is_none() && splits
     }
 
     /// The basic layout, and one transform's data fits `device`: a batch too large for it runs in parts.
@@ -597,8 +601,8 @@ impl CuPlan {
         fail(
             ErrorKind::OutOfResources,
             format!(
-                "the data ({} bytes) does not fit {} and only transforms in the basic layout (but for 1D real ones \
-                 of odd length) stream through the device in slabs",
+                "the data ({} bytes) does not fit {} and only transforms in the basic layout (in 1D of a complex \
+                 length that is not prime) stream through the device in slabs",
                 if in_place { in_bytes.max(out_bytes) } else { in_bytes + out_bytes },
                 device.name
             ),

@@ -9,7 +9,8 @@
 //! A real transform of even length n runs as the n/2-point complex transform of its reals taken in pairs
 //! (`kernels/real.cl`), with one more streamed pass that combines each value k with its mirror n/2 - k:
 //! after the complex transform for R2C, before it for C2R. That pass copies a run of values and the run of
-//! their mirrors into one buffer per slab.
+//! their mirrors into one buffer per slab. One of odd length runs as the n-point complex transform of its
+//! reals widened on the host (R2C), or of its spectrum extended by symmetry to all n values (C2R).
 
 use super::{host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
 use crate::codegen::slab_twiddle::SlabTwiddle;
@@ -36,34 +37,41 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
     let n = n[0];
     let elem = precision.complex_bytes();
     let in_place = matches!(data, HostData::InPlace(_));
-    // The complex length, and the bytes from one transform to the next on either side.
-    let (m, in_dist, out_dist) = match kind {
-        TransformKind::C2C => (n, n * elem, n * elem),
-        _ if n % 2 == 1 => {
-            return fail(
-                ErrorKind::NotImplemented,
-                format!("real length {n} is odd: only even real lengths stream through the device in slabs"),
-            )
-        }
-        _ => {
-            let hermitian = (n / 2 + 1) * elem;
-            let real = if in_place { hermitian } else { n / 2 * elem };
-            match kind {
-                TransformKind::R2C => (n / 2, real, hermitian),
-                _ => (n / 2, hermitian, real),
-            }
-        }
+    let odd_real = kind != TransformKind::C2C && n % 2 == 1;
+    // The bytes of one transform's reals (unpadded) and of its Hermitian values.
+    let (real, hermitian) = (n * precision.real_bytes(), (n / 2 + 1) * elem);
+    // The bytes from one transform to the next on either side.
+    let padded = if in_place { hermitian } else { real };
+    let (in_dist, out_dist) = match kind {
+        TransformKind::C2C => (n * elem, n * elem),
+        TransformKind::R2C => (padded, hermitian),
+        TransformKind::C2R => (hermitian, padded),
     };
-    let twiddle = match kind {
-        TransformKind::C2C => SlabTwiddle::complex(n, precision),
-        _ => SlabTwiddle::real(n, precision),
+    let twiddle = if kind == TransformKind::C2C || odd_real {
+        SlabTwiddle::complex(n, precision)
+    } else {
+        SlabTwiddle::real(n, precision)
     };
     let mut streamer = Streamer::new(context, queues, budget, twiddle)?;
-    let (complex, hermitian) = (m * elem, (m + 1) * elem);
+    // An odd real transform's n complex values, widened from the reals or extended from the spectrum.
+    let mut widened = if odd_real { host_scratch(n * elem)? } else { Vec::new() };
+    let complex = twiddle.m * elem;
     for b in 0..batch {
         let (input, output) = (b * in_dist, b * out_dist);
         match kind {
             TransformKind::C2C => streamer.complex(direction, scale, data.part(input, complex, output, complex)?)?,
+            TransformKind::R2C if odd_real => {
+                let mut part = data.part(input, real, output, hermitian)?;
+                widen_reals(part.input(), precision, &mut widened);
+                streamer.complex(direction, scale, HostData::InPlace(&mut widened))?;
+                part.output()[..hermitian].copy_from_slice(&widened[..hermitian]);
+            }
+            TransformKind::C2R if odd_real => {
+                let mut part = data.part(input, hermitian, output, real)?;
+                extend_hermitian(part.input(), precision, &mut widened);
+                streamer.complex(direction, scale, HostData::InPlace(&mut widened))?;
+                real_parts(&widened, precision, &mut part.output()[..real]);
+            }
             TransformKind::R2C => {
                 streamer.complex(direction, 1.0, data.part(input, complex, output, complex)?)?;
                 let spectrum = data.output_part(output, hermitian)?;
@@ -252,6 +260,36 @@ impl<'q> Streamer<'q> {
             }
         }
         stream.finish()
+    }
+}
+
+/// `widened` (n complex values) made from the first n reals of `reals`, with zero imaginary parts.
+fn widen_reals(reals: &[u8], precision: Precision, widened: &mut [u8]) {
+    let size = precision.real_bytes();
+    for (pair, real) in widened.chunks_exact_mut(2 * size).zip(reals.chunks_exact(size)) {
+        pair[..size].copy_from_slice(real);
+        pair[size..].fill(0);
+    }
+}
+
+/// `widened` (n complex values, n odd) made from the first n / 2 + 1 values of a Hermitian spectrum: value
+/// n - k is the conjugate of value k. Value 0's imaginary part is redundant, and taken as zero.
+fn extend_hermitian(spectrum: &[u8], precision: Precision, widened: &mut [u8]) {
+    let n = widened.len() / precision.complex_bytes();
+    let zero = load(spectrum, 0, precision);
+    store(widened, 0, precision, (zero.0, 0.0));
+    for k in 1..=n / 2 {
+        let (re, im) = load(spectrum, k, precision);
+        store(widened, k, precision, (re, im));
+        store(widened, n - k, precision, (re, -im));
+    }
+}
+
+/// The real parts of the complex values `values`, one per real of `reals`.
+fn real_parts(values: &[u8], precision: Precision, reals: &mut [u8]) {
+    let size = precision.real_bytes();
+    for (real, pair) in reals.chunks_exact_mut(size).zip(values.chunks_exact(2 * size)) {
+        real.copy_from_slice(&pair[..size]);
     }
 }
 
