@@ -1057,6 +1057,10 @@ fn out_of_core_streams_in_many_slabs() {
     // Planes, then columns: a 2D and a 3D transform, a few planes or columns a slab.
     streamed(&[48, 40], 2, Precision::Single, Direction::Forward, 1.0, false, small(3 * 40 / 16));
     streamed(&[12, 10, 14], 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(2 * 140 / 8));
+    // Planes larger than the device: each streams on its own, as a 2D transform or a 1D four-step.
+    let bytes = |max_buffer: usize| DeviceBudget { max_buffer, total: 6 * max_buffer };
+    streamed(&[12, 10, 14], 2, Precision::Double, Direction::Forward, 1.0, false, bytes(1600));
+    streamed(&[6, 4096], 1, Precision::Single, Direction::Backward, 1.0 / 24576.0, true, bytes(8192));
 }
 
 /// Host memory as the out-of-core path takes it.
@@ -1151,6 +1155,13 @@ fn real_transforms_stream_out_of_core() {
     streamed_real(&[30, 25], 1, Prec::Double, true, small(30 * 2));
     streamed_real(&[6, 10, 16], 2, Prec::Single, true, small(2 * 160));
     streamed_real(&[8, 6, 15], 1, Prec::Double, false, small(6 * 8 * 6));
+    // Planes larger than the device, each streamed on its own: as 2D transforms (C2R's in the host scratch
+    // of the column pass, or in place), and as 1D ones of even and odd length.
+    let bytes = |max_buffer: usize| DeviceBudget { max_buffer, total: 6 * max_buffer };
+    streamed_real(&[6, 10, 16], 2, Prec::Single, false, bytes(512));
+    streamed_real(&[8, 6, 15], 1, Prec::Double, true, bytes(512));
+    streamed_real(&[4, 4096], 1, Prec::Single, false, bytes(4096));
+    streamed_real(&[3, 945], 2, Prec::Double, true, bytes(4096));
 }
 
 #[test]
@@ -1175,7 +1186,7 @@ fn out_of_core_reports_what_cannot_stream() {
     let tiny = DeviceBudget { max_buffer: 256, total: 1024 };
     let line = Streamed { n: vec![4096], ..job(HostData::InPlace(&mut data)) };
     assert_eq!(outofcore::run(&stream.context, &queues, tiny, line).unwrap_err().kind, fftx::ErrorKind::OutOfResources);
-    // A plane of 64 values (512 bytes) does not fit a 256-byte buffer.
+    // A column of 64 values (512 bytes) does not fit a 256-byte buffer.
     let mut data = vec![0u8; 4096 * 8];
     let plane = Streamed { n: vec![64, 64], ..job(HostData::InPlace(&mut data)) };
     assert_eq!(

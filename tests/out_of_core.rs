@@ -1,8 +1,9 @@
 //! Transforms in host memory on a device that takes at most 256 MiB per buffer and 1 GiB in all (PoCL's
 //! `POCL_MEMORY_LIMIT=1`), which cannot hold their data, so they stream through the device in slabs: a
 //! 2^27-point single-precision `fftxExecC2C`, a 2^26-point `fftxExecR2C` and its `fftxExecC2R`, the same
-//! of odd length 3^15 x 5 and of a 4096 x 16384 plane; and a batch of transforms that the device holds one
-//! by one but not all at once, which runs in parts. Checked against rustfft in double precision; they print the time and GFLOPS
+//! of odd length 3^15 x 5 and of a 4096 x 16384 plane; a 2 x 8192 x 8192 transform, whose planes the device
+//! cannot hold either; and a batch of transforms that the device holds one by one but not all at once, which
+//! runs in parts. Checked against rustfft in double precision; they print the time and GFLOPS
 //! with every transfer included. They need up to 5 GiB of host memory each, hence a file of their own.
 
 use fftx::api::fftx::fftxResult_t::FFTX_SUCCESS;
@@ -51,6 +52,7 @@ fn plan_and_run(n: &[usize], fft_type: fftxType_t, exec: impl FnOnce(fftxHandle)
         match *n {
             [n] => fftxPlan1d(&mut plan, n as i32, fft_type as fftxType, 1),
             [rows, columns] => fftxPlan2d(&mut plan, rows as i32, columns as i32, fft_type as fftxType),
+            [n0, n1, n2] => fftxPlan3d(&mut plan, n0 as i32, n1 as i32, n2 as i32, fft_type as fftxType),
             _ => unreachable!("sizes {n:?}"),
         }
     };
@@ -175,6 +177,52 @@ fn streams_a_4096_by_16384_real_transform_and_back() {
     assert!(nrmse < 5e-7, "2D R2C normalized RMSE {nrmse:e}");
 
     c2r_round_trip(&[rows, columns], &mut spectrum, &signal);
+}
+
+#[test]
+fn streams_a_3d_transform_whose_planes_exceed_the_device() {
+    small_device();
+    // Planes of 8192 x 8192 values (512 MiB): each streams on its own, axis by axis.
+    let n = [2usize, 8192, 8192];
+    let size: usize = n.iter().product();
+    let mut next = random_values(0x3c6e_f372_fe94_f82b);
+    let input: Vec<fftxComplex> = (0..size).map(|_| fftxComplex { x: next(), y: next() }).collect();
+    let mut output = vec![fftxComplex::default(); size];
+    let seconds = plan_and_run(&n, fftxType_t::FFTX_C2C, |plan| unsafe {
+        fftxExecC2C(plan, input.as_ptr() as *mut _, output.as_mut_ptr(), FFTX_FORWARD)
+    });
+    println!("out-of-core: C2C of {n:?} from host memory in {seconds:.2} s");
+
+    // Values of the spectrum, each summed in double precision: the error against the spectrum's RMS.
+    let x = |j: usize| Complex64::new(input[j].x as f64, input[j].y as f64);
+    let rms = input.iter().map(|c| (c.x as f64).powi(2) + (c.y as f64).powi(2)).sum::<f64>().sqrt();
+    let root = |k: usize, j: usize, len: usize| {
+        Complex64::from_polar(1.0, -std::f64::consts::TAU * ((k * j) % len) as f64 / len as f64)
+    };
+    for k in [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 4097, 123], [0, 8191, 8000]] {
+        let along_2: Vec<Complex64> = (0..n[2]).map(|j| root(k[2], j, n[2])).collect();
+        let mut want = Complex64::default();
+        for j0 in 0..n[0] {
+            for j1 in 0..n[1] {
+                let row = (j0 * n[1] + j1) * n[2];
+                let sum: Complex64 = (0..n[2]).map(|j2| x(row + j2) * along_2[j2]).sum();
+                want += sum * root(k[0], j0, n[0]) * root(k[1], j1, n[1]);
+            }
+        }
+        let g = output[(k[0] * n[1] + k[1]) * n[2] + k[2]];
+        let error = (Complex64::new(g.x as f64, g.y as f64) - want).norm() / rms;
+        assert!(error < 1e-6, "value {k:?}: error {error:e} of the spectrum's RMS");
+    }
+
+    // And back: the inverse in place, n times the input.
+    plan_and_run(&n, fftxType_t::FFTX_C2C, |plan| unsafe {
+        fftxExecC2C(plan, output.as_mut_ptr(), output.as_mut_ptr(), FFTX_INVERSE)
+    });
+    let scale = size as f64;
+    let back = output.iter().map(|c| Complex64::new(c.x as f64 / scale, c.y as f64 / scale));
+    let nrmse = normalized_rmse(back.zip((0..size).map(x)));
+    println!("out-of-core: inverse(forward(x)) / n of {n:?} normalized RMSE {nrmse:.2e}");
+    assert!(nrmse < 5e-7, "round trip normalized RMSE {nrmse:e}");
 }
 
 #[test]

@@ -1,15 +1,19 @@
 //! 2D and 3D transforms, axis by axis. The host data of each transform is n0 planes; a plane holds the
 //! inner axes (all but the first), whole:
 //! - plane pass: each slab of `rows` planes is copied to the device, transformed along the inner axes (the
-//!   real axis among them for R2C and C2R) and copied back;
+//!   real axis among them for R2C and C2R) and copied back. Planes larger than the device stream as a batch
+//!   of transforms of their own, of one rank less;
 //! - column pass: each slab of `width` columns of the complex data (the n0 values at one place of every
 //!   plane) is copied to the device as a rectangle, transformed down its columns and copied back.
 //!
 //! R2C runs the plane pass first, into the output, then the column pass there; C2R the column pass first,
-//! into a host scratch (the input stays as it was) or in place, then the plane pass into the output. A plane
-//! must fit the device.
+//! into a host scratch (the input stays as it was) or in place, then the plane pass into the output. Each
+//! pass has the device's budget to itself. A column must fit the device.
 
-use super::{host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
+use super::{
+    column_slab_plan, column_too_large, host_scratch, largest_divisor_at_most, line, DeviceBudget, HostData,
+    SlabBuffers, Streamed,
+};
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
@@ -20,45 +24,170 @@ use crate::runtime::{Context, Queue};
 
 /// Runs `job`, a 2D or 3D transform.
 pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
-    let Streamed { n, batch, kind, precision, direction, scale, mut data } = job;
-    let in_place = matches!(data, HostData::InPlace(_));
-    let planes = Planes::of(&n, kind, precision, in_place);
-    let (in_bytes, out_bytes) = (batch * n[0] * planes.in_bytes, batch * n[0] * planes.out_bytes);
-    if data.input().len() < in_bytes || data.output().len() < out_bytes {
-        return fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform");
-    }
-    let slabs = AxisSlabs::fit(context, &queues[0], budget, &n, batch, &planes)?;
-    crate::log!(
-        Topic::Plan,
-        "out-of-core {n:?} x {batch}: slabs of {} planes, then of {} columns of {}",
-        slabs.rows,
-        slabs.width,
-        n[0]
-    );
-    let mut streamer = AxisStreamer {
-        buffers: SlabBuffers::new(context, &queues[0], slabs.first_bytes, slabs.second_bytes, slabs.tmp_bytes)?,
-        slabs,
-        planes,
-        n0: n[0],
-        batch,
-    };
-    match (kind, &mut data) {
-        (TransformKind::C2R, HostData::Separate(input, output)) => {
-            let mut scratch = host_scratch(in_bytes)?;
-            streamer.columns(direction, 1.0, HostStream::new(&queues[..], input, &mut scratch))?;
-            streamer.planes(direction, scale, HostStream::new(&queues[..], &scratch, output))?;
-        }
-        (TransformKind::C2R, HostData::InPlace(data)) => {
-            streamer.columns(direction, 1.0, HostStream::in_place(&queues[..], data))?;
-            streamer.planes(direction, scale, HostStream::in_place(&queues[..], data))?;
-        }
-        _ => {
-            streamer.planes(direction, 1.0, data.stream(&queues[..]))?;
-            streamer.columns(direction, scale, HostStream::in_place(&queues[..], data.output()))?;
+    let Streamed { n, batch, kind, precision, direction, scale, data } = job;
+    let axes = Axes { context, queues, budget, n, batch, kind, precision, direction };
+    axes.run(scale, AxesData::Host(data))
+}
+
+/// The data of a transform axis by axis: the caller's, or a C2R's host scratch, which it may overwrite.
+enum AxesData<'a> {
+    Host(HostData<'a>),
+    Scratch(&'a mut [u8], &'a mut [u8]),
+}
+
+impl<'a> AxesData<'a> {
+    fn input(&self) -> &[u8] {
+        match self {
+            AxesData::Host(data) => data.input(),
+            AxesData::Scratch(input, _) => input,
         }
     }
-    streamer.buffers.retire();
-    Ok(())
+
+    fn output(&mut self) -> &mut [u8] {
+        match self {
+            AxesData::Host(data) => data.output(),
+            AxesData::Scratch(_, output) => output,
+        }
+    }
+
+    fn reborrow(&mut self) -> AxesData<'_> {
+        match self {
+            AxesData::Host(data) => AxesData::Host(data.reborrow()),
+            AxesData::Scratch(input, output) => AxesData::Scratch(input, output),
+        }
+    }
+
+    /// As the caller's data: the scratch as an input kept.
+    fn into_host(self) -> HostData<'a> {
+        match self {
+            AxesData::Host(data) => data,
+            AxesData::Scratch(input, output) => HostData::Separate(input, output),
+        }
+    }
+}
+
+/// A 2D or 3D transform (or a batch of them) and where it runs.
+struct Axes<'c> {
+    context: &'c Context,
+    queues: &'c [Queue; 2],
+    budget: DeviceBudget,
+    n: Vec<usize>,
+    batch: usize,
+    kind: TransformKind,
+    precision: Precision,
+    direction: Direction,
+}
+
+impl Axes<'_> {
+    fn run(&self, scale: f64, mut data: AxesData) -> Result<()> {
+        let queues = &self.queues[..];
+        let in_place = matches!(data, AxesData::Host(HostData::InPlace(_)));
+        let planes = Planes::of(&self.n, self.kind, self.precision, in_place);
+        let transforms = self.batch * self.n[0];
+        let (in_bytes, out_bytes) = (transforms * planes.in_bytes, transforms * planes.out_bytes);
+        if data.input().len() < in_bytes || data.output().len() < out_bytes {
+            return fail(ErrorKind::Bugcheck, "out-of-core host slices shorter than the transform");
+        }
+        // Baked first: a column too large for the device fails before either pass writes anything.
+        let columns = ColumnSlabs::fit(self.context, &queues[0], self.budget, self.n[0], &planes)?;
+        match (self.kind, data) {
+            (TransformKind::C2R, AxesData::Host(HostData::Separate(input, output))) => {
+                let mut scratch = host_scratch(in_bytes)?;
+                self.columns(&planes, columns, 1.0, HostStream::new(queues, input, &mut scratch))?;
+                self.planes(&planes, scale, AxesData::Scratch(&mut scratch, output))
+            }
+            (TransformKind::C2R, AxesData::Scratch(input, output)) => {
+                self.columns(&planes, columns, 1.0, HostStream::in_place(queues, input))?;
+                self.planes(&planes, scale, AxesData::Scratch(input, output))
+            }
+            (TransformKind::C2R, AxesData::Host(HostData::InPlace(data))) => {
+                self.columns(&planes, columns, 1.0, HostStream::in_place(queues, data))?;
+                self.planes(&planes, scale, AxesData::Host(HostData::InPlace(data)))
+            }
+            (_, mut data) => {
+                self.planes(&planes, 1.0, data.reborrow())?;
+                self.columns(&planes, columns, scale, HostStream::in_place(queues, data.output()))
+            }
+        }
+    }
+
+    /// The plane pass over every plane of the batch, from the data's input to its output.
+    fn planes(&self, planes: &Planes, scale: f64, data: AxesData) -> Result<()> {
+        let all = self.batch * self.n[0];
+        let Some(mut slabs) = PlaneSlabs::fit(self.context, &self.queues[0], self.budget, all, planes)? else {
+            return self.planes_on_their_own(scale, data);
+        };
+        crate::log!(Topic::Plan, "out-of-core {:?} x {}: slabs of {} planes", self.n, self.batch, slabs.rows);
+        let buffers =
+            SlabBuffers::new(self.context, &self.queues[0], slabs.first_bytes, slabs.second_bytes, slabs.tmp_bytes)?;
+        let plan = slabs.plan.baked_mut().expect("baked by PlaneSlabs::fit");
+        let mut data = data.into_host();
+        let stream = data.stream(&self.queues[..]);
+        for (s, plane0) in (0..all).step_by(slabs.rows).enumerate() {
+            let q = s % 2;
+            let source = Rect::run(plane0 * planes.in_bytes, 0, slabs.rows * planes.in_bytes);
+            let target = Rect::run(plane0 * planes.out_bytes, 0, slabs.rows * planes.out_bytes);
+            let (first, second) = (&buffers.first[q], &buffers.second[q]);
+            let loaded = stream.upload(q, first, source, &[])?;
+            let queue = stream.queue(q);
+            let transformed = plan.enqueue(
+                self.direction,
+                scale,
+                queue,
+                &[loaded.raw()],
+                &[first.raw()],
+                &[second.raw()],
+                buffers.tmp(q),
+            )?;
+            stream.download(q, second, target, &[transformed.raw()])?;
+        }
+        stream.finish()?;
+        buffers.retire();
+        Ok(())
+    }
+
+    /// Planes larger than the device: a batch of transforms of their own, along the inner axes.
+    fn planes_on_their_own(&self, scale: f64, data: AxesData) -> Result<()> {
+        crate::log!(Topic::Plan, "out-of-core {:?} x {}: each plane streams on its own", self.n, self.batch);
+        let (n, batch) = (self.n[1..].to_vec(), self.batch * self.n[0]);
+        if n.len() > 1 {
+            let inner = Axes { n, batch, ..*self };
+            return inner.run(scale, data);
+        }
+        let (kind, precision, direction) = (self.kind, self.precision, self.direction);
+        let job = Streamed { n, batch, kind, precision, direction, scale, data: data.into_host() };
+        line::run(self.context, self.queues, self.budget, job)
+    }
+
+    /// The column pass over the complex data of every transform of the batch, from the stream's source to
+    /// the same places of its target.
+    fn columns(&self, planes: &Planes, mut slabs: ColumnSlabs, scale: f64, stream: HostStream) -> Result<()> {
+        let (n0, batch, width) = (self.n[0], self.batch, slabs.width);
+        crate::log!(Topic::Plan, "out-of-core {:?} x {batch}: slabs of {width} columns of {n0}", self.n);
+        let buffers = SlabBuffers::new(self.context, &self.queues[0], slabs.bytes, 0, slabs.tmp_bytes)?;
+        let plan = slabs.plan.baked_mut().expect("baked by ColumnSlabs::fit");
+        let (values, elem) = (planes.complex_values, planes.precision.complex_bytes());
+        let slab_starts = (0..batch).flat_map(|b| (0..values).step_by(width).map(move |c| b * n0 * values + c));
+        for (s, start) in slab_starts.enumerate() {
+            let q = s % 2;
+            let rect = Rect::packed(start * elem, values * elem, width * elem, n0);
+            let first = &buffers.first[q];
+            let loaded = stream.upload(q, first, rect, &[])?;
+            let transformed = plan.enqueue(
+                self.direction,
+                scale,
+                stream.queue(q),
+                &[loaded.raw()],
+                &[first.raw()],
+                &[],
+                buffers.tmp(q),
+            )?;
+            stream.download(q, first, rect, &[transformed.raw()])?;
+        }
+        stream.finish()?;
+        buffers.retire();
+        Ok(())
+    }
 }
 
 /// A plane's layout on either side, and the settings of a batch of planes.
@@ -122,122 +251,71 @@ impl Planes {
     }
 }
 
-/// Slab sizes that fit the budget, the two baked slab plans and the buffers they need per queue.
-struct AxisSlabs {
-    /// Planes a plane slab (divides the batch's planes).
+/// Plane slabs that fit the budget, their baked plan and the buffers it needs per queue.
+struct PlaneSlabs {
+    /// Planes a slab (divides the batch's planes).
     rows: usize,
-    /// Columns a column slab (divides a plane's complex values).
-    width: usize,
-    planes: Plan,
-    columns: Plan,
-    /// A plane slab's input or a column slab; a plane slab's output; either plan's scratch.
+    plan: Plan,
+    /// A slab's input, its output and the plan's scratch.
     first_bytes: usize,
     second_bytes: usize,
     tmp_bytes: usize,
 }
 
-impl AxisSlabs {
-    /// Halves the slabs until two queues' buffers and scratch fit the budget.
+impl PlaneSlabs {
+    /// Halves the slabs until two queues' buffers and scratch fit the budget; `None` where not even one plane
+    /// does.
     fn fit(
         context: &Context,
         queue: &Queue,
         budget: DeviceBudget,
-        n: &[usize],
-        batch: usize,
+        all: usize,
         planes: &Planes,
-    ) -> Result<AxisSlabs> {
-        let elem = planes.precision.complex_bytes();
+    ) -> Result<Option<PlaneSlabs>> {
         let plane = planes.in_bytes.max(planes.out_bytes);
         let mut bytes = budget.max_buffer.min(budget.total / 6);
-        loop {
-            if bytes < plane || bytes < n[0] * elem {
-                return fail(
-                    ErrorKind::OutOfResources,
-                    format!(
-                        "the device cannot hold one plane ({plane} bytes) or one column of {} values (budget {} \
-                         bytes, {} per buffer)",
-                        n[0], budget.total, budget.max_buffer
-                    ),
-                );
-            }
-            let rows = largest_divisor_at_most(batch * n[0], bytes / plane);
-            let width = largest_divisor_at_most(planes.complex_values, bytes / (n[0] * elem));
-            let mut plane_plan = Plan::new(planes.settings(context, rows));
-            let mut columns = Plan::new(slab_settings(context, n[0], width, planes.precision, (width, 1), (width, 1)));
-            columns.settings_mut().in_place = true;
-            let tmp_bytes = plane_plan.bake(queue)?.tmp_bytes().max(columns.bake(queue)?.tmp_bytes());
-            let first_bytes = (rows * planes.in_bytes).max(n[0] * width * elem);
-            let second_bytes = rows * planes.out_bytes;
+        while bytes >= plane {
+            let rows = largest_divisor_at_most(all, bytes / plane);
+            let mut plan = Plan::new(planes.settings(context, rows));
+            let tmp_bytes = plan.bake(queue)?.tmp_bytes();
+            let (first_bytes, second_bytes) = (rows * planes.in_bytes, rows * planes.out_bytes);
             let largest = first_bytes.max(second_bytes).max(tmp_bytes);
             if 2 * (first_bytes + second_bytes + tmp_bytes) <= budget.total && largest <= budget.max_buffer {
-                return Ok(AxisSlabs {
-                    rows,
-                    width,
-                    planes: plane_plan,
-                    columns,
-                    first_bytes,
-                    second_bytes,
-                    tmp_bytes,
-                });
+                return Ok(Some(PlaneSlabs { rows, plan, first_bytes, second_bytes, tmp_bytes }));
             }
             bytes /= 2;
         }
+        Ok(None)
     }
 }
 
-/// The slabs' plans and device buffers.
-struct AxisStreamer {
-    slabs: AxisSlabs,
-    planes: Planes,
-    n0: usize,
-    batch: usize,
-    buffers: SlabBuffers,
+/// Column slabs that fit the budget, their baked plan and the buffers it needs per queue.
+struct ColumnSlabs {
+    /// Columns a slab (divides a plane's complex values).
+    width: usize,
+    plan: Plan,
+    /// A slab, transformed in place, and the plan's scratch.
+    bytes: usize,
+    tmp_bytes: usize,
 }
 
-impl AxisStreamer {
-    /// The plane pass over every plane of the batch, from the stream's source to its target.
-    fn planes(&mut self, direction: Direction, scale: f64, stream: HostStream) -> Result<()> {
-        let AxisStreamer { slabs, planes, buffers, .. } = self;
-        let (rows, all) = (slabs.rows, self.batch * self.n0);
-        let plan = slabs.planes.baked_mut().expect("baked by AxisSlabs::fit");
-        for (s, plane0) in (0..all).step_by(rows).enumerate() {
-            let q = s % 2;
-            let source = Rect::run(plane0 * planes.in_bytes, 0, rows * planes.in_bytes);
-            let target = Rect::run(plane0 * planes.out_bytes, 0, rows * planes.out_bytes);
-            let (first, second) = (&buffers.first[q], &buffers.second[q]);
-            let loaded = stream.upload(q, first, source, &[])?;
-            let queue = stream.queue(q);
-            let transformed = plan.enqueue(
-                direction,
-                scale,
-                queue,
-                &[loaded.raw()],
-                &[first.raw()],
-                &[second.raw()],
-                buffers.tmp(q),
-            )?;
-            stream.download(q, second, target, &[transformed.raw()])?;
+impl ColumnSlabs {
+    /// Halves the slabs until two queues' buffers and scratch fit the budget.
+    fn fit(context: &Context, queue: &Queue, budget: DeviceBudget, n0: usize, planes: &Planes) -> Result<ColumnSlabs> {
+        let column = n0 * planes.precision.complex_bytes();
+        let mut bytes = budget.max_buffer.min(budget.total / 4);
+        loop {
+            if bytes < column {
+                return column_too_large(n0, budget);
+            }
+            let width = largest_divisor_at_most(planes.complex_values, bytes / column);
+            let mut plan = column_slab_plan(context, n0, width, planes.precision);
+            let tmp_bytes = plan.bake(queue)?.tmp_bytes();
+            let slab = width * column;
+            if 2 * (slab + tmp_bytes) <= budget.total && slab.max(tmp_bytes) <= budget.max_buffer {
+                return Ok(ColumnSlabs { width, plan, bytes: slab, tmp_bytes });
+            }
+            bytes /= 2;
         }
-        stream.finish()
-    }
-
-    /// The column pass over the complex data of every transform of the batch, from the stream's source to
-    /// the same places of its target.
-    fn columns(&mut self, direction: Direction, scale: f64, stream: HostStream) -> Result<()> {
-        let AxisStreamer { slabs, planes, buffers, .. } = self;
-        let plan = slabs.columns.baked_mut().expect("baked by AxisSlabs::fit");
-        let (width, values, elem) = (slabs.width, planes.complex_values, planes.precision.complex_bytes());
-        let (n0, batch) = (self.n0, self.batch);
-        let slab_starts = (0..batch).flat_map(|b| (0..values).step_by(width).map(move |c| b * n0 * values + c));
-        for (s, start) in slab_starts.enumerate() {
-            let q = s % 2;
-            let rect = Rect::packed(start * elem, values * elem, width * elem, n0);
-            let first = &buffers.first[q];
-            let loaded = stream.upload(q, first, rect, &[])?;
-            let transformed =
-                plan.enqueue(direction, scale, stream.queue(q), &[loaded.raw()], &[first.raw()], &[], buffers.tmp(q))?;
-            stream.download(q, first, rect, &[transformed.raw()])?;
-        }
-        stream.finish()
     }
 }

@@ -12,7 +12,10 @@
 //! their mirrors into one buffer per slab. One of odd length runs as the n-point complex transform of its
 //! reals widened on the host (R2C), or of its spectrum extended by symmetry to all n values (C2R).
 
-use super::{host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget, HostData, SlabBuffers, Streamed};
+use super::{
+    column_slab_plan, column_too_large, host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget, HostData,
+    SlabBuffers, Streamed,
+};
 use crate::codegen::slab_twiddle::SlabTwiddle;
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
@@ -354,18 +357,11 @@ impl Slabs {
         let mut elements = (budget.max_buffer / elem).min(budget.total / (6 * elem));
         loop {
             if elements < n2 {
-                return fail(
-                    ErrorKind::OutOfResources,
-                    format!(
-                        "the device cannot hold one column of {n2} values (budget {} bytes, {} per buffer)",
-                        budget.total, budget.max_buffer
-                    ),
-                );
+                return column_too_large(n2, budget);
             }
             let width = largest_divisor_at_most(n1, elements / n2);
             let height = largest_divisor_at_most(n2, elements / n1);
-            let mut columns = Plan::new(slab_settings(context, n2, width, precision, (width, 1), (width, 1)));
-            columns.settings_mut().in_place = true;
+            let mut columns = column_slab_plan(context, n2, width, precision);
             let mut rows = Plan::new(slab_settings(context, n1, height, precision, (1, n1), (height, 1)));
             let tmp_bytes = columns.bake(queue)?.tmp_bytes().max(rows.bake(queue)?.tmp_bytes());
             let buffer_bytes = (width * n2).max(height * n1) * elem;

@@ -9,7 +9,7 @@ mod line;
 
 pub use line::split;
 
-use super::{Direction, Settings};
+use super::{Direction, Plan, Settings};
 use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::planner::{factor, TransformKind};
@@ -88,6 +88,13 @@ impl HostData<'_> {
         match self {
             HostData::InPlace(data) => data,
             HostData::Separate(_, output) => output,
+        }
+    }
+
+    fn reborrow(&mut self) -> HostData<'_> {
+        match self {
+            HostData::InPlace(data) => HostData::InPlace(data),
+            HostData::Separate(input, output) => HostData::Separate(input, output),
         }
     }
 
@@ -196,6 +203,25 @@ pub fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: St
 /// The largest divisor of `n` no larger than `limit` (at least 1).
 fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
     factor::divisors(n).into_iter().filter(|&d| d <= limit).max().unwrap_or(1)
+}
+
+/// The plan of a column slab: `width` columns of `n` values, one after another in each row, transformed in
+/// place down the columns.
+fn column_slab_plan(context: &Context, n: usize, width: usize, precision: Precision) -> Plan {
+    let mut plan = Plan::new(slab_settings(context, n, width, precision, (width, 1), (width, 1)));
+    plan.settings_mut().in_place = true;
+    plan
+}
+
+/// The failure where the device cannot hold one column of `n` values.
+fn column_too_large<T>(n: usize, budget: DeviceBudget) -> Result<T> {
+    fail(
+        ErrorKind::OutOfResources,
+        format!(
+            "the device cannot hold one column of {n} values (budget {} bytes, {} per buffer)",
+            budget.total, budget.max_buffer
+        ),
+    )
 }
 
 /// A batch of `batch` transforms of length `n`, (stride, distance) on either side, out of place, unscaled
