@@ -248,15 +248,10 @@ impl Shape {
         settings
     }
 
-    /// A transform in the basic layout, in 1D of a complex length that splits into rows and columns: the
-    /// shapes the out-of-core path streams.
-    fn streams(&self) -> bool {
-        let splits = match self.n[..] {
-            [n] if self.fft_type.kind() != TransformKind::C2C && n % 2 == 0 => outofcore::split(n / 2).is_some(),
-            [n] => outofcore::split(n).is_some(),
-            _ => true,
-        };
-        self.advanced.is_none() && splits
+    /// A transform in the basic layout that the out-of-core path streams through `device`.
+    fn streams(&self, device: &DeviceInfo) -> bool {
+        let (kind, precision) = (self.fft_type.kind(), self.fft_type.precision());
+        self.advanced.is_none() && outofcore::streams(&self.n, kind, precision, DeviceBudget::for_slabs(device))
     }
 
     /// The basic layout, and one transform's data fits `device`: a batch too large for it runs in parts.
@@ -393,7 +388,7 @@ impl CuPlan {
         // A shape too large for the device still streams from host memory; only the device path needs a bake.
         match plan.bake(&queue) {
             Ok(_) => self.variants[0] = Some(plan),
-            Err(e) => match (too_large(e.kind), shape.streams() || shape.one_transform_fits(&device)) {
+            Err(e) => match (too_large(e.kind), shape.streams(&device) || shape.one_transform_fits(&device)) {
                 (true, true) => crate::log!(
                     crate::log::Topic::Info,
                     "no device plan ({}); host executions will run in parts or stream through the device",
@@ -580,7 +575,7 @@ impl CuPlan {
         if let Some(part) = self.batch_part_that_fits(&queue, &device, in_place)? {
             return self.execute_in_parts(&queue, &device, direction, part, data);
         }
-        if shape.streams() {
+        if shape.streams(&device) {
             let context = context_of(&queue)?;
             let second = Queue::create(&context, queue.device()?, false)?;
             // Slabs follow each other through the first queue's order; the stream was finished above.
@@ -601,8 +596,9 @@ impl CuPlan {
         fail(
             ErrorKind::OutOfResources,
             format!(
-                "the data ({} bytes) does not fit {} and only transforms in the basic layout (in 1D of a complex \
-                 length that is not prime) stream through the device in slabs",
+                "the data ({} bytes) does not fit {} and only transforms in the basic layout stream through the \
+                 device in slabs (in 1D of a complex length that is not prime, in 2D and 3D whose columns down \
+                 the first axis fit the device)",
                 if in_place { in_bytes.max(out_bytes) } else { in_bytes + out_bytes },
                 device.name
             ),

@@ -273,7 +273,7 @@ impl PlaneSlabs {
         planes: &Planes,
     ) -> Result<Option<PlaneSlabs>> {
         let plane = planes.in_bytes.max(planes.out_bytes);
-        let mut bytes = budget.max_buffer.min(budget.total / 6);
+        let mut bytes = budget.plane_bytes();
         while bytes >= plane {
             let rows = largest_divisor_at_most(all, bytes / plane);
             let mut plan = Plan::new(planes.settings(context, rows));
@@ -303,7 +303,7 @@ impl ColumnSlabs {
     /// Halves the slabs until two queues' buffers and scratch fit the budget.
     fn fit(context: &Context, queue: &Queue, budget: DeviceBudget, n0: usize, planes: &Planes) -> Result<ColumnSlabs> {
         let column = n0 * planes.precision.complex_bytes();
-        let mut bytes = budget.max_buffer.min(budget.total / 4);
+        let mut bytes = budget.column_bytes();
         loop {
             if bytes < column {
                 return column_too_large(n0, budget);

@@ -354,7 +354,7 @@ impl Slabs {
         precision: Precision,
     ) -> Result<Slabs> {
         let elem = precision.complex_bytes();
-        let mut elements = (budget.max_buffer / elem).min(budget.total / (6 * elem));
+        let mut elements = budget.plane_bytes() / elem;
         loop {
             if elements < n2 {
                 return column_too_large(n2, budget);

@@ -44,6 +44,40 @@ impl DeviceBudget {
     }
 }
 
+impl DeviceBudget {
+    /// The most bytes a column slab may take: its buffer and scratch on each of two queues.
+    fn column_bytes(&self) -> usize {
+        self.max_buffer.min(self.total / 4)
+    }
+
+    /// The most bytes a plane slab may take: its input, output and scratch on each of two queues.
+    fn plane_bytes(&self) -> usize {
+        self.max_buffer.min(self.total / 6)
+    }
+}
+
+/// Whether a transform of sizes `n` (row-major) streams within `budget`: in 1D, one whose complex length
+/// splits into rows and columns, a column fitting; in 2D and 3D, one whose columns down the first axis fit,
+/// and whose planes fit or stream on their own.
+pub fn streams(n: &[usize], kind: TransformKind, precision: Precision, budget: DeviceBudget) -> bool {
+    let elem = precision.complex_bytes();
+    match n {
+        [] => false,
+        &[n] => {
+            let m = if kind != TransformKind::C2C && n % 2 == 0 { n / 2 } else { n };
+            line::split(m).is_some_and(|(_, column)| column * elem <= budget.plane_bytes())
+        }
+        [n0, inner @ .., last] => {
+            // A plane's complex side is its larger: Hermitian rows take as many bytes as padded real ones.
+            let row = if kind == TransformKind::C2C { *last } else { last / 2 + 1 };
+            let plane = inner.iter().product::<usize>() * row * elem;
+            let inner_axes = &n[1..];
+            n0 * elem <= budget.column_bytes()
+                && (plane <= budget.plane_bytes() || streams(inner_axes, kind, precision, budget))
+        }
+    }
+}
+
 /// `bytes` of zeroed host memory, or an error where the system has not that much available: a failure then
 /// is a status for the caller, where an allocation beyond the memory would end the process.
 fn host_scratch(bytes: usize) -> Result<Vec<u8>> {
@@ -257,6 +291,22 @@ mod tests {
         let gpu = test_device::gpu();
         let whole = DeviceBudget { max_buffer: gpu.max_alloc_bytes as usize, total: gpu.global_mem_bytes as usize };
         assert_eq!(DeviceBudget::for_slabs(&gpu), whole);
+    }
+
+    #[test]
+    fn what_streams_through_a_cpu_device() {
+        let (budget, single) = (DeviceBudget::for_slabs(&test_device::cpu()), Precision::Single);
+        let streams = |n: &[usize], kind| streams(n, kind, single, budget);
+        assert!(streams(&[1 << 27], TransformKind::C2C));
+        assert!(streams(&[71_744_535], TransformKind::R2C), "odd, composite");
+        assert!(!streams(&[13], TransformKind::C2C), "prime");
+        assert!(!streams(&[26], TransformKind::R2C), "a prime half");
+        // Columns of 2^26 values take 512 MiB; slabs take 256 MiB at most.
+        assert!(!streams(&[1 << 26, 4], TransformKind::C2C));
+        assert!(streams(&[4, 1 << 26], TransformKind::C2C), "rows of 2^26 values, each streamed");
+        assert!(streams(&[2, 8192, 8192], TransformKind::C2R), "planes, each streamed");
+        assert!(streams(&[4, 16, 33_554_393], TransformKind::C2C), "planes of prime rows that fit");
+        assert!(!streams(&[4, 33_554_467 * 2], TransformKind::R2C), "rows past the device with a prime half");
     }
 
     #[test]
