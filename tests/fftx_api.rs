@@ -1012,7 +1012,8 @@ fn bad_input_gets_cufft_statuses() {
     }
 }
 
-/// Runs the out-of-core path directly with a device budget that forces many slabs.
+/// Runs the out-of-core path directly with a device budget that forces many slabs; checks the result where
+/// the run succeeds, and returns the run's status.
 fn streamed(
     n: &[usize],
     batch: usize,
@@ -1021,7 +1022,7 @@ fn streamed(
     scale: f64,
     in_place: bool,
     budget: DeviceBudget,
-) {
+) -> fftx::Result<()> {
     let stream = default_stream().unwrap();
     let second = Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap();
     let size: usize = n.iter().product();
@@ -1031,7 +1032,7 @@ fn streamed(
     let mut output = Values::zeros(2 * size * batch, prec);
     let data = host_data(&mut input, &mut output, in_place);
     let job = Streamed { n: n.to_vec(), batch, kind: TransformKind::C2C, precision, direction, scale, data };
-    outofcore::run(&stream.context, &[stream.queue.clone(), second], budget, job).unwrap();
+    outofcore::run(&stream.context, &[stream.queue.clone(), second], budget, job)?;
     let dir = if direction == Direction::Forward { Dir::Forward } else { Dir::Backward };
     let want: Vec<Complex64> = reference_batch(&x, n, batch, dir).iter().map(|v| v * scale).collect();
     let got = if in_place { input.complex() } else { output.complex() };
@@ -1043,24 +1044,25 @@ fn streamed(
     if !in_place {
         assert_eq!(input.complex(), Values::new(&interleave(&x), prec).complex(), "the input is kept");
     }
+    Ok(())
 }
 
 #[test]
 fn out_of_core_streams_in_many_slabs() {
     let small = |columns: usize| DeviceBudget { max_buffer: columns * 16 * 8, total: 6 * columns * 16 * 8 };
     // 4096 = 64 x 64: four columns (or rows) a slab, 16 slabs a pass.
-    streamed(&[4096], 2, Precision::Single, Direction::Forward, 1.0, false, small(4 * 64 / 16));
+    streamed(&[4096], 2, Precision::Single, Direction::Forward, 1.0, false, small(4 * 64 / 16)).unwrap();
     // 1680 = 40 x 42 (factors 2, 3, 5, 7), double, backward, scaled, in place.
-    streamed(&[1680], 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(8 * 42 / 16));
+    streamed(&[1680], 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(8 * 42 / 16)).unwrap();
     // 486 = 18 x 27: slabs that do not divide the budget evenly.
-    streamed(&[486], 3, Precision::Single, Direction::Backward, 1.0, true, small(5 * 27 / 16));
+    streamed(&[486], 3, Precision::Single, Direction::Backward, 1.0, true, small(5 * 27 / 16)).unwrap();
     // Planes, then columns: a 2D and a 3D transform, a few planes or columns a slab.
-    streamed(&[48, 40], 2, Precision::Single, Direction::Forward, 1.0, false, small(3 * 40 / 16));
-    streamed(&[12, 10, 14], 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(2 * 140 / 8));
+    streamed(&[48, 40], 2, Precision::Single, Direction::Forward, 1.0, false, small(3 * 40 / 16)).unwrap();
+    streamed(&[12, 10, 14], 1, Precision::Double, Direction::Backward, 1.0 / 1680.0, true, small(2 * 140 / 8)).unwrap();
     // Planes larger than the device: each streams on its own, as a 2D transform or a 1D four-step.
     let bytes = |max_buffer: usize| DeviceBudget { max_buffer, total: 6 * max_buffer };
-    streamed(&[12, 10, 14], 2, Precision::Double, Direction::Forward, 1.0, false, bytes(1600));
-    streamed(&[6, 4096], 1, Precision::Single, Direction::Backward, 1.0 / 24576.0, true, bytes(8192));
+    streamed(&[12, 10, 14], 2, Precision::Double, Direction::Forward, 1.0, false, bytes(1600)).unwrap();
+    streamed(&[6, 4096], 1, Precision::Single, Direction::Backward, 1.0 / 24576.0, true, bytes(8192)).unwrap();
 }
 
 /// Host memory as the out-of-core path takes it.
@@ -1083,7 +1085,7 @@ fn host_data<'a>(input: &'a mut Values, output: &'a mut Values, in_place: bool) 
 /// spectrum, scaled by 1/N; both checked against rustfft. In 1D the spectrum's redundant imaginary parts (of
 /// the value 0, and of n / 2 where n is even) are made nonzero, which a C2R ignores. In place, the real rows are padded to 2 (n_last / 2 + 1) values, as
 /// cuFFT lays them out.
-fn streamed_real(n: &[usize], batch: usize, prec: Prec, in_place: bool, budget: DeviceBudget) {
+fn streamed_real(n: &[usize], batch: usize, prec: Prec, in_place: bool, budget: DeviceBudget) -> fftx::Result<()> {
     let stream = default_stream().unwrap();
     let queues = [stream.queue.clone(), Queue::create(&stream.context, stream.queue.device().unwrap(), false).unwrap()];
     let precision = if prec == Prec::Single { Precision::Single } else { Precision::Double };
@@ -1109,7 +1111,7 @@ fn streamed_real(n: &[usize], batch: usize, prec: Prec, in_place: bool, budget: 
     let data = host_data(&mut input, &mut output, in_place);
     let (kind, direction) = (TransformKind::R2C, Direction::Forward);
     let forward = Streamed { n: n.to_vec(), batch, kind, precision, direction, scale: 1.0, data };
-    outofcore::run(&stream.context, &queues, budget, forward).unwrap();
+    outofcore::run(&stream.context, &queues, budget, forward)?;
     let got = if in_place { input.complex() } else { output.complex() };
     let error = nrmse(&got, &spectra);
     assert!(error < tolerance(prec), "{}: error {error:e}", what("R2C"));
@@ -1131,37 +1133,84 @@ fn streamed_real(n: &[usize], batch: usize, prec: Prec, in_place: bool, budget: 
     let data = host_data(&mut input, &mut output, in_place);
     let (kind, direction, scale) = (TransformKind::C2R, Direction::Backward, 1.0 / size as f64);
     let backward = Streamed { n: n.to_vec(), batch, kind, precision, direction, scale, data };
-    outofcore::run(&stream.context, &queues, budget, backward).unwrap();
+    outofcore::run(&stream.context, &queues, budget, backward)?;
     let got = if in_place { input.reals() } else { output.reals() };
     let as_complex = |v: Vec<f64>| -> Vec<Complex64> { v.into_iter().map(|r| Complex64::new(r, 0.0)).collect() };
     let error = nrmse(&as_complex(rows(&got, last, row)), &as_complex(x.clone()));
     assert!(error < tolerance(prec), "{}: error {error:e}", what("C2R"));
+    Ok(())
 }
 
 #[test]
 fn real_transforms_stream_out_of_core() {
     let small = |values: usize| DeviceBudget { max_buffer: values * 16, total: 6 * values * 16 };
     // Halves of 2048 = 32 x 64 and 486 = 18 x 27, many slabs and mirror runs a pass, in and out of place.
-    streamed_real(&[4096], 2, Prec::Single, false, small(4 * 64 / 2));
-    streamed_real(&[4096], 3, Prec::Double, true, small(4 * 64));
-    streamed_real(&[972], 1, Prec::Single, true, small(5 * 27 / 2));
+    streamed_real(&[4096], 2, Prec::Single, false, small(4 * 64 / 2)).unwrap();
+    streamed_real(&[4096], 3, Prec::Double, true, small(4 * 64)).unwrap();
+    streamed_real(&[972], 1, Prec::Single, true, small(5 * 27 / 2)).unwrap();
     // An odd half, 675 = 25 x 27: no value pairs with itself; runs that do not divide the 337 pairs.
-    streamed_real(&[1350], 2, Prec::Double, false, small(7 * 27));
+    streamed_real(&[1350], 2, Prec::Double, false, small(7 * 27)).unwrap();
     // Odd lengths, as complex transforms of 945 = 27 x 35 and 675 = 25 x 27 values, in and out of place.
-    streamed_real(&[945], 2, Prec::Single, false, small(4 * 35 / 2));
-    streamed_real(&[675], 3, Prec::Double, true, small(6 * 27));
+    streamed_real(&[945], 2, Prec::Single, false, small(4 * 35 / 2)).unwrap();
+    streamed_real(&[675], 3, Prec::Double, true, small(6 * 27)).unwrap();
     // Planes, then columns (C2R: columns, then planes), even and odd real axes, in and out of place.
-    streamed_real(&[40, 48], 2, Prec::Single, false, small(2 * 48));
-    streamed_real(&[30, 25], 1, Prec::Double, true, small(30 * 2));
-    streamed_real(&[6, 10, 16], 2, Prec::Single, true, small(2 * 160));
-    streamed_real(&[8, 6, 15], 1, Prec::Double, false, small(6 * 8 * 6));
+    streamed_real(&[40, 48], 2, Prec::Single, false, small(2 * 48)).unwrap();
+    streamed_real(&[30, 25], 1, Prec::Double, true, small(30 * 2)).unwrap();
+    streamed_real(&[6, 10, 16], 2, Prec::Single, true, small(2 * 160)).unwrap();
+    streamed_real(&[8, 6, 15], 1, Prec::Double, false, small(6 * 8 * 6)).unwrap();
     // Planes larger than the device, each streamed on its own: as 2D transforms (C2R's in the host scratch
     // of the column pass, or in place), and as 1D ones of even and odd length.
     let bytes = |max_buffer: usize| DeviceBudget { max_buffer, total: 6 * max_buffer };
-    streamed_real(&[6, 10, 16], 2, Prec::Single, false, bytes(512));
-    streamed_real(&[8, 6, 15], 1, Prec::Double, true, bytes(512));
-    streamed_real(&[4, 4096], 1, Prec::Single, false, bytes(4096));
-    streamed_real(&[3, 945], 2, Prec::Double, true, bytes(4096));
+    streamed_real(&[6, 10, 16], 2, Prec::Single, false, bytes(512)).unwrap();
+    streamed_real(&[8, 6, 15], 1, Prec::Double, true, bytes(512)).unwrap();
+    streamed_real(&[4, 4096], 1, Prec::Single, false, bytes(4096)).unwrap();
+    streamed_real(&[3, 945], 2, Prec::Double, true, bytes(4096)).unwrap();
+}
+
+/// Random shapes, kinds, precisions and budgets: a shape streams (its result checked) exactly where
+/// `outofcore::streams` says it does; elsewhere the run fails with a status.
+#[test]
+fn out_of_core_streams_what_it_says_it_streams() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |below: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as usize % below
+    };
+    const LENGTHS: [usize; 12] = [4, 6, 8, 9, 10, 12, 13, 15, 16, 25, 27, 64];
+    let (mut ran, mut refused) = (0, 0);
+    for case in 0..24 {
+        let rank = 1 + next(3);
+        let n: Vec<usize> = (0..rank).map(|_| LENGTHS[next(LENGTHS.len())] * if rank == 1 { 16 } else { 1 }).collect();
+        let kind = [TransformKind::C2C, TransformKind::R2C][next(2)];
+        let prec = [Prec::Single, Prec::Double][next(2)];
+        let precision = if prec == Prec::Single { Precision::Single } else { Precision::Double };
+        let (batch, in_place) = (1 + next(2), next(2) == 1);
+        let max_buffer = 64 << next(9);
+        let budget = DeviceBudget { max_buffer, total: [4, 6, 16][next(3)] * max_buffer };
+        let promised = outofcore::streams(&n, kind, precision, budget);
+        let what = format!("case {case}: {kind:?} {n:?} x {batch} {prec:?} in place {in_place}, {budget:?}");
+        let result = match kind {
+            TransformKind::C2C => streamed(&n, batch, precision, Direction::Forward, 1.0, in_place, budget),
+            _ => streamed_real(&n, batch, prec, in_place, budget),
+        };
+        match result {
+            Ok(()) => assert!(promised, "{what}: streamed where streams() said it would not"),
+            Err(e) => {
+                assert!(!promised, "{what}: streams() said it would stream, but: {e}");
+                let expected = [fftx::ErrorKind::OutOfResources, fftx::ErrorKind::NotImplemented];
+                assert!(expected.contains(&e.kind), "{what}: {e}");
+            }
+        }
+        if promised {
+            ran += 1;
+        } else {
+            refused += 1;
+        }
+    }
+    println!("out-of-core: {ran} random shapes streamed, {refused} refused");
+    assert!(ran >= 8 && refused >= 4, "{ran} streamed, {refused} refused: too few of either");
 }
 
 #[test]
