@@ -42,9 +42,7 @@ impl DeviceBudget {
             _ => DeviceBudget { max_buffer, total },
         }
     }
-}
 
-impl DeviceBudget {
     /// The most bytes a column slab may take: its buffer and scratch on each of two queues.
     fn column_bytes(&self) -> usize {
         self.max_buffer.min(self.total / 4)
@@ -67,13 +65,12 @@ pub fn streams(n: &[usize], kind: TransformKind, precision: Precision, budget: D
             let m = if kind != TransformKind::C2C && n % 2 == 0 { n / 2 } else { n };
             line::split(m).is_some_and(|(_, column)| column * elem <= budget.plane_bytes())
         }
-        [n0, inner @ .., last] => {
+        [n0, middle @ .., last] => {
             // A plane's complex side is its larger: Hermitian rows take as many bytes as padded real ones.
             let row = if kind == TransformKind::C2C { *last } else { last / 2 + 1 };
-            let plane = inner.iter().product::<usize>() * row * elem;
-            let inner_axes = &n[1..];
+            let plane = middle.iter().product::<usize>() * row * elem;
             n0 * elem <= budget.column_bytes()
-                && (plane <= budget.plane_bytes() || streams(inner_axes, kind, precision, budget))
+                && (plane <= budget.plane_bytes() || streams(&n[1..], kind, precision, budget))
         }
     }
 }
