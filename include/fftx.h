@@ -334,7 +334,8 @@ fftxResult fftxGetVersion(int *version);
  Single-precision complex transform, `direction` `FFTX_FORWARD` or `FFTX_INVERSE` (unnormalised). In place
  when `idata == odata`. Device memory runs asynchronously on the plan's stream; host memory is copied through
  the device (when too large for it, in parts of the batch that it holds, or else streamed in slabs: in the
- basic layout but for 1D real transforms of odd length) and the call returns with the result in place.
+ basic layout, where a 1D complex length is not prime and 2D and 3D columns down the first axis fit) and
+ the call returns with the result in place.
  */
 fftxResult fftxExecC2C(fftxHandle plan,
                        struct fftxComplex *idata,

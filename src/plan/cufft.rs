@@ -218,6 +218,16 @@ impl Shape {
         (reach(&input, &in_logical, in_unit), reach(&output, &out_logical, out_unit))
     }
 
+    /// The device buffers a host execution stages its data in: one in place, input and output otherwise.
+    fn staging_sizes(&self, in_place: bool) -> Vec<usize> {
+        let (in_bytes, out_bytes) = self.extents(in_place);
+        if in_place {
+            vec![in_bytes.max(out_bytes)]
+        } else {
+            vec![in_bytes, out_bytes]
+        }
+    }
+
     /// True when the output layout leaves gaps between the values a transform writes.
     fn output_has_gaps(&self, in_place: bool) -> bool {
         let (_, output) = self.embeds(in_place);
@@ -262,8 +272,7 @@ impl Shape {
 
     /// The data of an execution, in place or not, and `tmp_bytes` of scratch fit `device`.
     fn fits(&self, device: &DeviceInfo, in_place: bool, tmp_bytes: usize) -> bool {
-        let (in_bytes, out_bytes) = self.extents(in_place);
-        let buffers = if in_place { vec![in_bytes.max(out_bytes)] } else { vec![in_bytes, out_bytes] };
+        let buffers = self.staging_sizes(in_place);
         buffers.iter().all(|&b| b as u64 <= device.max_alloc_bytes)
             && buffers.iter().sum::<usize>().saturating_add(tmp_bytes) as u64 <= device.global_mem_bytes
     }
@@ -592,14 +601,13 @@ impl CuPlan {
             };
             return outofcore::run(&context, &[queue, second], budget, job);
         }
-        let (in_bytes, out_bytes) = shape.extents(in_place);
         fail(
             ErrorKind::OutOfResources,
             format!(
                 "the data ({} bytes) does not fit {} and only transforms in the basic layout stream through the \
                  device in slabs (in 1D of a complex length that is not prime, in 2D and 3D whose columns down \
                  the first axis fit the device)",
-                if in_place { in_bytes.max(out_bytes) } else { in_bytes + out_bytes },
+                shape.staging_sizes(in_place).iter().sum::<usize>(),
                 device.name
             ),
         )
@@ -612,11 +620,10 @@ impl CuPlan {
         if shape.advanced.is_some() || shape.batch < 2 {
             return Ok(None);
         }
-        let one = Shape { batch: 1, ..shape.clone() };
-        let (in_bytes, out_bytes) = one.extents(in_place);
-        let per_transform = if in_place { in_bytes.max(out_bytes) } else { in_bytes + out_bytes };
-        let mut part = (device.max_alloc_bytes as usize / in_bytes.max(out_bytes))
-            .min(device.global_mem_bytes as usize / per_transform)
+        let one = Shape { batch: 1, ..shape.clone() }.staging_sizes(in_place);
+        let (largest, per_transform) = (one.iter().max().copied().unwrap_or(1), one.iter().sum::<usize>());
+        let mut part = (device.max_alloc_bytes as usize / largest.max(1))
+            .min(device.global_mem_bytes as usize / per_transform.max(1))
             .min(shape.batch - 1);
         while part > 0 {
             // A part whose scratch the device cannot hold fails to bake: a smaller part may fit.
@@ -688,8 +695,7 @@ impl CuPlan {
         let in_place = matches!(data, HostData::InPlace(_));
         let shape = Shape { batch, ..self.shape()?.clone() };
         let (in_bytes, out_bytes) = shape.extents(in_place);
-        let buffers = if in_place { vec![in_bytes.max(out_bytes)] } else { vec![in_bytes, out_bytes] };
-        self.stage(&context_of(queue)?, device.kind, &buffers)?;
+        self.stage(&context_of(queue)?, device.kind, &shape.staging_sizes(in_place))?;
         let staging: Vec<RawMem> = self.staging.buffers.iter().map(|b| b.raw()).collect();
         let baked = self.part_variant(queue, in_place, batch)?.baked_mut().expect("baked by part_variant");
         let (transformed, read) = match data {

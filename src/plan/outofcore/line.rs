@@ -34,6 +34,16 @@ pub fn split(n: usize) -> Option<(usize, usize)> {
     Some((n1, n / n1))
 }
 
+/// The length of the complex transform a 1D transform of length `n` streams as: half of an even real length
+/// (its reals taken in pairs), else `n` (an odd real length's reals widened).
+pub(super) fn complex_length(n: usize, kind: TransformKind) -> usize {
+    if kind != TransformKind::C2C && n % 2 == 0 {
+        n / 2
+    } else {
+        n
+    }
+}
+
 /// Runs `job`, a 1D transform, on the device of `queues` (two queues of one context), within `budget`.
 pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {
     let Streamed { n, batch, kind, precision, direction, scale, mut data } = job;
@@ -50,11 +60,8 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
         TransformKind::R2C => (padded, hermitian),
         TransformKind::C2R => (hermitian, padded),
     };
-    let twiddle = if kind == TransformKind::C2C || odd_real {
-        SlabTwiddle::complex(n, precision)
-    } else {
-        SlabTwiddle::real(n, precision)
-    };
+    let twiddle =
+        if complex_length(n, kind) == n { SlabTwiddle::complex(n, precision) } else { SlabTwiddle::real(n, precision) };
     let mut streamer = Streamer::new(context, queues, budget, twiddle)?;
     // An odd real transform's n complex values, widened from the reals or extended from the spectrum.
     let mut widened = if odd_real { host_scratch(n * elem)? } else { Vec::new() };

@@ -43,12 +43,14 @@ impl DeviceBudget {
         }
     }
 
-    /// The most bytes a column slab may take: its buffer and scratch on each of two queues.
+    /// The most bytes a slab transformed in place, with scratch, on each of two queues may take: a column
+    /// slab of the axis-by-axis path.
     fn column_bytes(&self) -> usize {
         self.max_buffer.min(self.total / 4)
     }
 
-    /// The most bytes a plane slab may take: its input, output and scratch on each of two queues.
+    /// The most bytes a slab with an input, an output and scratch on each of two queues may take: a plane
+    /// slab, or either slab of the 1D four-step.
     fn plane_bytes(&self) -> usize {
         self.max_buffer.min(self.total / 6)
     }
@@ -62,8 +64,7 @@ pub fn streams(n: &[usize], kind: TransformKind, precision: Precision, budget: D
     match n {
         [] => false,
         &[n] => {
-            let m = if kind != TransformKind::C2C && n % 2 == 0 { n / 2 } else { n };
-            line::split(m).is_some_and(|(_, column)| column * elem <= budget.plane_bytes())
+            line::split(line::complex_length(n, kind)).is_some_and(|(_, column)| column * elem <= budget.plane_bytes())
         }
         [n0, middle @ .., last] => {
             // A plane's complex side is its larger: Hermitian rows take as many bytes as padded real ones.
