@@ -83,8 +83,9 @@
  *                                 four-step's second pass needs no kernel
  *   IN_PREFETCH                   what the loads ask the caches for ahead (access.cl, PREFETCH_IN), which a
  *                                 CPU's hardware prefetcher, staying within a page and a stream, does not:
- *                                 PREFETCH_COLUMNS, the lanes' elements load along columns a page or more
- *                                 apart, and each load prefetches the element PREFETCH_AHEAD further into L1;
+ *                                 PREFETCH_COLUMNS, the lanes' elements load along columns (which within a
+ *                                 page neither gains nor loses), and each load prefetches the element
+ *                                 PREFETCH_AHEAD further into L1;
  *                                 PREFETCH_NEXT_SLOT, each row load prefetches the same positions of the next
  *                                 slot's rows (the next work-group's, which a CPU thread usually runs next)
  *                                 into L2

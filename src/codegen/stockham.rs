@@ -269,8 +269,6 @@ const MODE_GATHER: u8 = 0;
 const MODE_ROWS: u8 = 1;
 const MODE_COLS: u8 = 2;
 const NO_PAD: u32 = 30;
-/// The smallest page: a hardware prefetcher does not cross one.
-const PAGE_BYTES: usize = 4096;
 /// A CPU cache line: what a streaming store writes whole.
 pub const LINE_BYTES: usize = 64;
 const POST_TW_NONE: u8 = 0;
@@ -452,12 +450,17 @@ impl StockhamKernel {
     }
 
     /// What a CPU leaf's loads prefetch (stockham.cl, IN_PREFETCH); callbacks' loads and GPUs' never do.
-    /// - Lanes' elements along columns a page or more apart (the column pass of a four-step, the inner axes
-    ///   of 2D and 3D) prefetch the element `PREFETCH_AHEAD` further into L1, which the hardware does only
-    ///   within a page. Measured on PoCL for 2^22 points, medians of mins of 10 over 3 alternating runs, time
+    /// - Lanes' elements along columns (the column pass of a four-step, the inner axes of 2D and 3D)
+    ///   prefetch the element `PREFETCH_AHEAD` further into L1, which the hardware does only within a page. Measured on PoCL for 2^22 points, medians of mins of 10 over 3 alternating runs, time
     ///   ratios: c2c 64^3 single 0.923x, double 0.970x, 128^3 0.980x and 0.964x (no scratch, so prefetching
     ///   alone); c2c double 2^22's column pass 10.4 -> 10.0 ms (16 elements ahead; 10.2-10.3 with 4 or 48);
-    ///   1024 controls 1.003x-1.014x. Columns 1 KiB apart gained nothing more.
+    ///   1024 controls 1.003x-1.014x. Columns 1 KiB apart gain nothing and lose nothing, so columns within a
+    ///   page prefetch too: the column passes of a 3D transform, one within a page and one beyond, then share
+    ///   a program, and a cold bake compiles one fewer (c2c 128^3 380 -> 250 ms). Measured on PoCL for 2^22
+    ///   points, mins of 20 over 3 alternating runs, without the prefetch against with it: 128^3 single
+    ///   8.6-9.2 ms against 8.6-8.9, double 16.8-16.9 against 16.5-16.9, 64^3 single 6.5-7.2 against
+    ///   6.7-6.8, 256^2 single 5.7-7.0 against 5.6-6.0, double 11.8-12.1 against 11.8-12.1; a prefetch
+    ///   skipped by a test of the stride in the kernel ran 128^3 single slower (9.1-9.8).
     /// - Rows of neighbouring transforms prefetch the same positions of the next slot's rows into L2: a
     ///   slot's rows are as many short streams as it has lanes, too short for the hardware to run far ahead
     ///   of, and a CPU thread usually runs the next work-group next. Measured on PoCL for 2^22 points, medians
@@ -471,12 +474,8 @@ impl StockhamKernel {
         if !self.host_prefetch || self.callbacks.pre.is_some() {
             return InputPrefetch::None;
         }
-        let position_bytes = match self.in_kind {
-            ElementKind::Complex if !self.in_planar => self.precision.complex_bytes(),
-            _ => self.precision.real_bytes(),
-        };
         match self.in_mode() {
-            MODE_COLS if self.in_stride * position_bytes >= PAGE_BYTES => InputPrefetch::ColumnsAhead,
+            MODE_COLS => InputPrefetch::ColumnsAhead,
             MODE_ROWS => InputPrefetch::NextSlot,
             _ => InputPrefetch::None,
         }

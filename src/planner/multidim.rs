@@ -230,17 +230,21 @@ mod tests {
     }
 
     #[test]
-    fn cpu_row_passes_prefetch_the_next_slot_and_columns_a_page_apart_the_elements_ahead() {
+    fn cpu_row_passes_prefetch_the_next_slot_and_column_passes_the_elements_ahead() {
         // 2048^2 double: the row pass prefetches its next slot's rows; the column pass after it reads
-        // elements 32 KiB apart and prefetches the elements ahead. 256^2 single's columns lie 2 KiB apart,
-        // within a page. A GPU never prefetches.
+        // elements 32 KiB apart and prefetches the elements ahead. A GPU never prefetches.
         let prefetches = |problem: &Problem, device: &DeviceInfo| {
             stockham_kernels(problem, device).iter().map(StockhamKernel::input_prefetch).collect::<Vec<_>>()
         };
         let double = Problem { precision: Precision::Double, ..test_device::c2c(&[2048, 2048], 1) };
         let cpu = test_device::cpu();
         assert_eq!(prefetches(&double, &cpu), [InputPrefetch::NextSlot, InputPrefetch::ColumnsAhead]);
-        assert_eq!(prefetches(&test_device::c2c(&[256, 256], 1), &cpu), [InputPrefetch::NextSlot, InputPrefetch::None]);
         assert!(prefetches(&double, &test_device::gpu()).iter().all(|&p| p == InputPrefetch::None));
+        // 128^3: columns 1 KiB apart (within a page) and 128 KiB apart prefetch alike, in one program.
+        let passes = stockham_kernels(&test_device::c2c(&[128, 128, 128], 1), &cpu);
+        let sources: Vec<String> = passes.iter().map(|k| k.source().source).collect();
+        assert_eq!(sources.len(), 3);
+        assert_ne!(passes[1].in_stride, passes[2].in_stride);
+        assert_eq!(sources[1], sources[2]);
     }
 }
