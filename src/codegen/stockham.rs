@@ -451,10 +451,11 @@ impl StockhamKernel {
 
     /// What a CPU leaf's loads prefetch (stockham.cl, IN_PREFETCH); callbacks' loads and GPUs' never do.
     /// - Lanes' elements along columns (the column pass of a four-step, the inner axes of 2D and 3D)
-    ///   prefetch the element `PREFETCH_AHEAD` further into L1, which the hardware does only within a page. Measured on PoCL for 2^22 points, medians of mins of 10 over 3 alternating runs, time
-    ///   ratios: c2c 64^3 single 0.923x, double 0.970x, 128^3 0.980x and 0.964x (no scratch, so prefetching
-    ///   alone); c2c double 2^22's column pass 10.4 -> 10.0 ms (16 elements ahead; 10.2-10.3 with 4 or 48);
-    ///   1024 controls 1.003x-1.014x. Columns 1 KiB apart gain nothing and lose nothing, so columns within a
+    ///   prefetch the element `PREFETCH_AHEAD` further into L1, which the hardware does only within a page.
+    ///   Measured on PoCL for 2^22 points, medians of mins of 10 over 3 alternating runs, time ratios: c2c
+    ///   64^3 single 0.923x, double 0.970x, 128^3 0.980x and 0.964x (no scratch, so prefetching alone); c2c
+    ///   double 2^22's column pass 10.4 -> 10.0 ms (16 elements ahead; 10.2-10.3 with 4 or 48); 1024
+    ///   controls 1.003x-1.014x. Columns 1 KiB apart gain nothing and lose nothing, so columns within a
     ///   page prefetch too: the column passes of a 3D transform, one within a page and one beyond, then share
     ///   a program, and a cold bake compiles one fewer (c2c 128^3 380 -> 250 ms). Measured on PoCL for 2^22
     ///   points, mins of 20 over 3 alternating runs, without the prefetch against with it: 128^3 single
