@@ -4,15 +4,15 @@
 //! pre-process fused into the leaf; odd lengths as a full complex FFT with real loads or stores, two
 //! transforms x and y at a time as one FFT of x + i y where the batch allows. An even length whose complex
 //! FFT runs in registers (64 points on CPUs, 256 single with AVX-512) pairs transforms in the same way, and
-//! so does a CPU single-precision R2C of 500 points or more whose complex FFT fits one leaf (`even_r2c_twins`). When the
-//! complex FFT is too long for one kernel, an even length whose half splits as 8 x (one kernel) on a CPU
-//! carries its stage across the lanes of that four-step's long pass (`across_lanes`); a longer R2C whose
-//! four-step (two or three passes) has whole vectors of columns pairs them with their mirrors in its last
-//! pass (`paired_columns`), and a longer C2R whose first pass has few rows, in pairs of blocks of 8, pairs
-//! those (`paired_rows`); odd twins merge on the load or split on the store of a four-step in one kernel
-//! (`c2r_twins`, `r2c_twins`). Otherwise (or with a prime factor above 13) the real stage becomes an
-//! elementwise pass of its own, before (C2R) or after (R2C) the complex transform through scratch, with the
-//! same pairing.
+//! so does a CPU single-precision R2C of 500 points or more whose complex FFT fits one leaf
+//! (`even_r2c_twins`). When the complex FFT is too long for one kernel, an even length whose half splits as 8
+//! x (one kernel) on a CPU carries its stage across the lanes of that four-step's long pass (`across_lanes`);
+//! a longer R2C whose four-step (two or three passes) has whole vectors of columns pairs them with their
+//! mirrors in its last pass (`paired_columns`), and a longer C2R whose first pass has few rows, in pairs of
+//! blocks of 8, pairs those (`paired_rows`); odd twins merge on the load or split on the store of a four-step
+//! in one kernel (`c2r_twins`, `r2c_twins`). Otherwise (or with a prime factor above 13) the real stage
+//! becomes an elementwise pass of its own, before (C2R) or after (R2C) the complex transform through scratch,
+//! with the same pairing.
 
 use super::fourstep::Split;
 use super::scratch::TransformScratch;
@@ -145,23 +145,23 @@ fn even_pairs(
 /// Even R2C lengths from which a CPU leaf pairs transforms (`even_r2c_twins`).
 const CPU_EVEN_R2C_TWINS_FROM: usize = 500;
 
-/// An even single-precision R2C of `CPU_EVEN_R2C_TWINS_FROM` points or more, not a power of two, whose
-/// whole complex FFT fits one CPU leaf pairs transforms as odd lengths do: the leaf splits the pair's spectra as it stores,
-/// in packed rows that stream (`StockhamKernel::packed_rows`), where the half-length FFT spends about 15%
-/// of its time on the Hermitian post-process. Measured on PoCL for 2^22 points (min of 10, 3-5 alternating
-/// runs), half-length FFT against twins: single 1000 1.80 -> 1.63 ms, 2000 1.72 -> 1.60, 3000 1.80 ->
-/// 1.71, 500 1.71 -> 1.65, 768 1.80 -> 1.65, 6000 within noise; double 1000 2.54 -> 2.48, 2000 2.61 ->
-/// 2.48, 500 2.73 -> 2.59. Slower: 100 and 240 (single 1.24 -> 2.30, 1.38 -> 1.72), and in double 1024
-/// (2.48 -> 2.62) and 4096 (2.68 -> 2.78), whose passes run in place (`leaf::passes_in_place`). Powers of
-/// two in single, once within noise or faster as twins, measured slower as twins since (medians of 4
-/// alternating runs of 20 on a slow, noisy day, half-length against twins): 1024 2.94 against 3.27 ms, 2048
-/// 2.56 against 2.74, 4096 3.02 against 3.31, 1024 x 1024 5.56 against 6.29, 2048 x 2048 6.74 against
-/// 7.09. C2R twins measured slower at every length (single 1000 1.69 -> 1.74 ms, 1024 1.59 -> 1.90, 4096
-/// 1.64 -> 1.97). Double precision runs the half-length FFT, whose times vary less: on the AMD EPYC
-/// (2^22 points, 8 alternating runs of 30, twins against half-length) r2c double 1000 took a median of
-/// medians of 4.64 ms against 4.51 (minimums: the least 3.80 against 3.92, the median 4.01 against 4.11),
-/// and its speed over its c2c, timed run for run, ranged 1.35-1.79x against 1.60-1.75x; 2000 5.66 against
-/// 4.69 ms (1.49-1.98x against 1.69-1.79x), 3000 5.49 against 5.00 (1.38-1.66x against 1.64-1.78x).
+/// An even single-precision R2C of `CPU_EVEN_R2C_TWINS_FROM` points or more, not a power of two, whose whole
+/// complex FFT fits one CPU leaf pairs transforms as odd lengths do: the leaf splits the pair's spectra as it
+/// stores, in packed rows that stream (`StockhamKernel::packed_rows`), where the half-length FFT spends about
+/// 15% of its time on the Hermitian post-process. Measured on PoCL for 2^22 points (min of 10, 3-5
+/// alternating runs), half-length FFT against twins: single 1000 1.80 -> 1.63 ms, 2000 1.72 -> 1.60, 3000
+/// 1.80 -> 1.71, 500 1.71 -> 1.65, 768 1.80 -> 1.65, 6000 within noise; double 1000 2.54 -> 2.48, 2000 2.61
+/// -> 2.48, 500 2.73 -> 2.59. Slower: 100 and 240 (single 1.24 -> 2.30, 1.38 -> 1.72), and in double 1024
+/// (2.48 -> 2.62) and 4096 (2.68 -> 2.78), whose passes run in place (`leaf::passes_in_place`). Powers of two
+/// in single, once within noise or faster as twins, measured slower as twins since (medians of 4 alternating
+/// runs of 20 on a slow, noisy day, half-length against twins): 1024 2.94 against 3.27 ms, 2048 2.56 against
+/// 2.74, 4096 3.02 against 3.31, 1024 x 1024 5.56 against 6.29, 2048 x 2048 6.74 against 7.09. C2R twins
+/// measured slower at every length (single 1000 1.69 -> 1.74 ms, 1024 1.59 -> 1.90, 4096 1.64 -> 1.97).
+/// Double precision runs the half-length FFT, whose times vary less: on the AMD EPYC (2^22 points, 8
+/// alternating runs of 30, twins against half-length) r2c double 1000 took a median of medians of 4.64 ms
+/// against 4.51 (minimums: the least 3.80 against 3.92, the median 4.01 against 4.11), and its speed over its
+/// c2c, timed run for run, ranged 1.35-1.79x against 1.60-1.75x; 2000 5.66 against 4.69 ms (1.49-1.98x
+/// against 1.69-1.79x), 3000 5.49 against 5.00 (1.38-1.66x against 1.64-1.78x).
 fn even_r2c_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Option<Job> {
     let n = ctx.problem.lengths[0];
     let suits = n >= CPU_EVEN_R2C_TWINS_FROM
