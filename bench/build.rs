@@ -2,15 +2,19 @@
 
 use std::path::Path;
 
+const VKFFT_FOLDER: &str = "/usr/include";
 const VKFFT_HEADER: &str = "/usr/include/vkFFT.h";
 
 fn main() {
     println!("cargo:rustc-check-cfg=cfg(vkfft)");
     println!("cargo:rerun-if-changed=shim/vkfft_shim.c");
-    println!("cargo:rerun-if-changed={VKFFT_HEADER}");
     if !Path::new(VKFFT_HEADER).exists() {
+        // The folder, not the header: a package installs the header with its release date as its time, which
+        // looks older than this script's last run, so the shim would stay out until a clean build.
+        println!("cargo:rerun-if-changed={VKFFT_FOLDER}");
         return;
     }
+    println!("cargo:rerun-if-changed={VKFFT_HEADER}");
     cc::Build::new()
         .file("shim/vkfft_shim.c")
         .opt_level(2)
