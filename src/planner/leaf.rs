@@ -418,6 +418,20 @@ pub struct Fusions {
     pub stage: RealStage,
 }
 
+/// The bytes a CPU group reading wider rows (`CPU_WIDE_ROW_BYTES`, `CPU_DOUBLE_WIDE_LANES`) may take in
+/// local memory: what `CPU_LANES` transforms of the longest split leaf take, and at most a quarter of the
+/// local memory, which PoCL sizes as the L2 cache. With a 1 MiB L2 or more the first bound is the lower.
+/// Measured on PoCL with a 512 KiB L2 (AMD EPYC, AVX2), 2^22 points a run, medians of 20 in three
+/// alternating runs, 8 lanes against 16 where the wider group took half the L2: c2c single 65536 (its
+/// 2048-point first pass, 256 KiB) 19.7-21.1 ms against 31.9-38.0; double 65536 (1024 points) 39.8-41.5
+/// against 58.3-61.1, double 16384 34.3-38.4 against 54.2-56.4; medians of 10: single 61440 17.6-21.4
+/// against 26.7-28.1, 262144 18.7-22.3 against 30.0-33.4, double 61440 41.4-42.7 against 50.5-50.8. Where
+/// it took a quarter (single 2^20, 1024-point passes) 16 lanes stayed faster: 26.3-28.3 ms against
+/// 29.3-30.2.
+fn wide_rows_budget(device: &DeviceInfo) -> usize {
+    (CPU_LANES * CPU_SPLIT_LEAF_BYTES).min(device.local_mem_bytes as usize / 4)
+}
+
 /// Whether a CPU pass reading wider rows (`CPU_WIDE_ROW_BYTES`) runs its passes in place, in one buffer: in
 /// single precision without a real stage, over rows on the line grid (off it, the wider rows take two
 /// buffers of twice the usual size). Its working set then stays what the 8-lane group's two buffers take,
@@ -505,9 +519,9 @@ pub fn shape(
             Precision::Double => (CPU_DOUBLE_WIDE_LANES, true),
             Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), n >= CPU_WIDE_ROWS_MIN_POINTS),
         };
-        // Only while the wider group's buffer stays what CPU_LANES transforms of the longest split leaf use, or
-        // twice that for rows off the line grid (`CPU_LINE_BYTES`), or where the wider group runs its passes in
-        // place over long spans (`wide_rows_in_place`).
+        // Only while the wider group's buffer stays what CPU_LANES transforms of the longest split leaf use
+        // (`wide_rows_budget`), or twice that for rows off the line grid (`CPU_LINE_BYTES`), or where the wider
+        // group runs its passes in place over long spans (`wide_rows_in_place`).
         let off_grid = source.row_bytes % CPU_LINE_BYTES != 0;
         let long_span = n * source.row_bytes >= CPU_WIDE_ROWS_SPAN;
         let wide_in_place = wide_rows_in_place(precision, fusions, off_grid);
@@ -515,7 +529,7 @@ pub fn shape(
             && !fusions.across_lanes
             && (any_span || long_span || off_grid)
             && n * wide_lanes * precision.complex_bytes()
-                <= (1 + (off_grid || wide_in_place && long_span) as usize) * CPU_LANES * CPU_SPLIT_LEAF_BYTES;
+                <= (1 + (off_grid || wide_in_place && long_span) as usize) * wide_rows_budget(device);
         let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
@@ -588,7 +602,11 @@ mod tests {
 
     /// (n, lanes, passes in place) of each Stockham pass of `problem` on the test CPU.
     fn passes_of(problem: &Problem) -> Vec<(usize, usize, bool)> {
-        let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
+        passes_on(problem, &test_device::cpu())
+    }
+
+    fn passes_on(problem: &Problem, device: &crate::runtime::DeviceInfo) -> Vec<(usize, usize, bool)> {
+        let exec = crate::planner::plan(problem, device).unwrap();
         exec.steps
             .iter()
             .map(|step| match &step.kernel {
@@ -649,6 +667,23 @@ mod tests {
         use crate::planner::TransformKind::R2C;
         let real = test_device::transform(R2C, &[256, 256], 1, false, Precision::Single);
         assert_eq!(passes_of(&real)[1], (256, 16, false));
+    }
+
+    #[test]
+    fn wider_rows_take_at_most_a_quarter_of_the_local_memory() {
+        // PoCL on a CPU with a 512 KiB L2: 65536 splits as 32 x 2048 there, whose 2048-point single pass
+        // would take 256 KiB with 16 lanes; 1024-point double passes would too. 2^20's 1024-point single
+        // passes take 128 KiB with 16 lanes and keep them.
+        let small_l2 = crate::runtime::DeviceInfo { local_mem_bytes: 512 << 10, ..test_device::cpu() };
+        let on = |n: usize, precision| {
+            let passes = passes_on(&Problem { precision, ..test_device::c2c(&[n], (1 << 22) / n) }, &small_l2);
+            passes.into_iter().map(|(n, lanes, _)| (n, lanes)).collect::<Vec<_>>()
+        };
+        assert_eq!(on(1 << 16, Precision::Single), [(2048, 8), (32, 8)]);
+        assert_eq!(on(1 << 16, Precision::Double)[0], (1024, 8));
+        assert_eq!(on(1 << 20, Precision::Single), [(1024, 16), (1024, 8)]);
+        // With 1 MiB, double 1024-point columns keep 16 lanes.
+        assert_eq!(lanes_2d(1024, Precision::Double), [8, 16]);
     }
 
     #[test]
