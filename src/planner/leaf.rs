@@ -233,7 +233,7 @@ pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> us
     if !is_cpu(device) {
         return longest;
     }
-    let budget = device.local_mem_bytes as usize / CPU_LOPSIDED_LOCAL.1 * CPU_LOPSIDED_LOCAL.0;
+    let budget = local_share(device, CPU_LOPSIDED_LOCAL);
     (1..=longest)
         .rev()
         .find(|&n| StockhamKernel::local_bytes(n, CPU_LANES, 1, cpu_pad_shift(n), precision) <= budget)
@@ -242,6 +242,11 @@ pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> us
 
 /// The share of local memory (numerator, denominator) the long leaf of an uneven split takes at most.
 const CPU_LOPSIDED_LOCAL: (usize, usize) = (9, 16);
+
+/// `share` (numerator, denominator) of `device`'s local memory, in bytes.
+fn local_share(device: &DeviceInfo, share: (usize, usize)) -> usize {
+    device.local_mem_bytes as usize / share.1 * share.0
+}
 
 /// The longest leaf a decomposition (four-step, three passes) uses: `max_leaf`, on CPUs only as long as one
 /// transform stays within `CPU_SPLIT_LEAF_BYTES`.
@@ -419,8 +424,8 @@ pub struct Fusions {
 }
 
 /// The bytes a CPU group reading wider rows (`CPU_WIDE_ROW_BYTES`, `CPU_DOUBLE_WIDE_LANES`) may take in
-/// local memory: what `CPU_LANES` transforms of the longest split leaf take, and at most a quarter of the
-/// local memory, which PoCL sizes as the L2 cache. With a 1 MiB L2 or more the first bound is the lower.
+/// local memory: what `CPU_LANES` transforms of the longest split leaf take, and at most `CPU_WIDE_ROWS_LOCAL`
+/// of the local memory, which PoCL sizes as the L2 cache. With a 1 MiB L2 or more the first bound is the lower.
 /// Measured on PoCL with a 512 KiB L2 (AMD EPYC, AVX2), 2^22 points a run, medians of 20 in three
 /// alternating runs, 8 lanes against 16 where the wider group took half the L2: c2c single 65536 (its
 /// 2048-point first pass, 256 KiB) 19.7-21.1 ms against 31.9-38.0; double 65536 (1024 points) 39.8-41.5
@@ -429,8 +434,11 @@ pub struct Fusions {
 /// it took a quarter (single 2^20, 1024-point passes) 16 lanes stayed faster: 26.3-28.3 ms against
 /// 29.3-30.2.
 fn wide_rows_budget(device: &DeviceInfo) -> usize {
-    (CPU_LANES * CPU_SPLIT_LEAF_BYTES).min(device.local_mem_bytes as usize / 4)
+    (CPU_LANES * CPU_SPLIT_LEAF_BYTES).min(local_share(device, CPU_WIDE_ROWS_LOCAL))
 }
+
+/// The share of local memory (numerator, denominator) a group reading wider rows takes at most.
+const CPU_WIDE_ROWS_LOCAL: (usize, usize) = (1, 4);
 
 /// Whether a CPU pass reading wider rows (`CPU_WIDE_ROW_BYTES`) runs its passes in place, in one buffer: in
 /// single precision without a real stage, over rows on the line grid (off it, the wider rows take two
@@ -519,9 +527,9 @@ pub fn shape(
             Precision::Double => (CPU_DOUBLE_WIDE_LANES, true),
             Precision::Single => (CPU_WIDE_ROW_BYTES / precision.complex_bytes(), n >= CPU_WIDE_ROWS_MIN_POINTS),
         };
-        // Only while the wider group's buffer stays what CPU_LANES transforms of the longest split leaf use
-        // (`wide_rows_budget`), or twice that for rows off the line grid (`CPU_LINE_BYTES`), or where the wider
-        // group runs its passes in place over long spans (`wide_rows_in_place`).
+        // Only while the wider group's buffer stays within `wide_rows_budget`, or twice that for rows off the
+        // line grid (`CPU_LINE_BYTES`), or where the wider group runs its passes in place over long spans
+        // (`wide_rows_in_place`).
         let off_grid = source.row_bytes % CPU_LINE_BYTES != 0;
         let long_span = n * source.row_bytes >= CPU_WIDE_ROWS_SPAN;
         let wide_in_place = wide_rows_in_place(precision, fusions, off_grid);
