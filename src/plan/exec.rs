@@ -703,6 +703,7 @@ mod tests {
             cache_bytes: 0,
             fp64: false,
             native_width_f32: 1,
+            native_width_f64: 0,
             svm_buffers: false,
             sub_buffer_align: 128,
         }

@@ -423,6 +423,31 @@ pub struct Fusions {
     pub stage: RealStage,
 }
 
+/// The fewest lanes a double-precision CPU pass takes where the device's double vectors are narrower than
+/// `CPU_LANES` (`cpu_lanes`).
+const CPU_NARROW_DOUBLE_LANES: usize = 4;
+
+/// The lanes of a CPU pass that reads no wider rows, over transforms spanning `span` bytes each: `CPU_LANES`,
+/// but in double precision on a device whose double vectors are narrower (AVX2: 4 lanes, against AVX-512's
+/// 8) as many lanes as they hold, at least `CPU_NARROW_DOUBLE_LANES`, where a transform spans at most
+/// `CPU_CACHED_BYTES` and nothing works across the lanes. Each complex value of 8 double lanes takes four
+/// AVX2 registers, and a radix-16 butterfly spills most of them. Measured on PoCL with AVX2 (AMD EPYC,
+/// 2^22 points a run, mins of 10 in three alternating runs, 4 lanes against 8): c2c double 64 8.7-10.6 ms
+/// against 11.6-13.5, 1024 13.9-14.8 against 16.9-18.6, 2187 17.4-23.5 against 19.1-24.4, 16384 (a
+/// 1024-point pass of 16-row columns) 31.0-35.5 against 34.5-37.0, 61440 31.6-36.0 against 36.9-40.7;
+/// r2c double 1000 6.5-7.8 against 8.3-8.5, 1024 6.3-7.7 against 8.3-9.8; c2r double 1024 8.0 against
+/// 12.4-12.8, 1024^2 15.9-19.8 against 22.9-23.9 (mins of 10 in two runs); 65536 and 2^20 within noise.
+/// Transforms spanning more, whose rows then lie apart in memory, lost: 2^20 (1024-point columns, 16 MiB)
+/// took 41.5-52.6 ms against 38.7-43.5 with every pass at 4 lanes.
+fn cpu_lanes(device: &DeviceInfo, precision: Precision, fusions: Fusions, span: usize) -> usize {
+    let native = device.native_width_f64 as usize;
+    if precision == Precision::Double && native < CPU_LANES && !fusions.across_lanes && span <= CPU_CACHED_BYTES {
+        native.max(CPU_NARROW_DOUBLE_LANES)
+    } else {
+        CPU_LANES
+    }
+}
+
 /// The bytes a CPU group reading wider rows (`CPU_WIDE_ROW_BYTES`, `CPU_DOUBLE_WIDE_LANES`) may take in
 /// local memory: what `CPU_LANES` transforms of the longest split leaf take, and at most `CPU_WIDE_ROWS_LOCAL`
 /// of the local memory, which PoCL sizes as the L2 cache. With a 1 MiB L2 or more the first bound is the lower.
@@ -538,7 +563,8 @@ pub fn shape(
             && (any_span || long_span || off_grid)
             && n * wide_lanes * precision.complex_bytes()
                 <= (1 + (off_grid || wide_in_place && long_span) as usize) * wide_rows_budget(device);
-        let wanted = if wide_rows { CPU_LANES.max(wide_lanes) } else { CPU_LANES };
+        let narrow = cpu_lanes(device, precision, fusions, n * source.row_bytes);
+        let wanted = if wide_rows { narrow.max(wide_lanes) } else { narrow };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
             && passes_in_place(n, fusions.stage, precision, wide_in_place && lanes > CPU_LANES, || {
@@ -692,6 +718,22 @@ mod tests {
         assert_eq!(on(1 << 20, Precision::Single), [(1024, 16), (1024, 8)]);
         // With 1 MiB, double 1024-point columns keep 16 lanes.
         assert_eq!(lanes_2d(1024, Precision::Double), [8, 16]);
+    }
+
+    #[test]
+    fn cached_double_passes_take_the_lanes_of_4_wide_double_vectors() {
+        // PoCL on an AVX2 CPU (AMD EPYC, 512 KiB L2).
+        let avx2 = crate::runtime::DeviceInfo { local_mem_bytes: 512 << 10, native_width_f64: 4, ..test_device::cpu() };
+        let on = |n: usize, precision| {
+            let passes = passes_on(&Problem { precision, ..test_device::c2c(&[n], (1 << 22) / n) }, &avx2);
+            passes.into_iter().map(|(n, lanes, _)| (n, lanes)).collect::<Vec<_>>()
+        };
+        assert_eq!(on(1024, Precision::Double), [(1024, 4)]);
+        assert_eq!(on(1024, Precision::Single), [(1024, 8)]);
+        // 65536 (1 MiB): the 1024-point pass over 64-row columns narrows; the 64-point rows read wider rows.
+        assert_eq!(on(1 << 16, Precision::Double), [(1024, 4), (64, 16)]);
+        // 2^20: the pass over 1024-row columns (16 MiB apart) keeps 8 lanes, the pass over rows narrows.
+        assert_eq!(on(1 << 20, Precision::Double), [(1024, 8), (1024, 4)]);
     }
 
     #[test]

@@ -66,6 +66,8 @@ pub fn cpu() -> DeviceInfo {
         cache_bytes: 32 << 20,
         fp64: true,
         native_width_f32: 8,
+        // 8-wide double vectors, as AVX-512 has, where 8 double lanes were measured (`leaf::cpu_lanes`).
+        native_width_f64: 8,
         svm_buffers: false,
         sub_buffer_align: 128,
     }

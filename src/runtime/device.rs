@@ -36,6 +36,8 @@ pub struct DeviceInfo {
     pub fp64: bool,
     /// Preferred SIMD width in lanes for f32, as the driver reports it.
     pub native_width_f32: u32,
+    /// Preferred SIMD width in lanes for f64, as the driver reports it (0 without double precision).
+    pub native_width_f64: u32,
     /// Coarse-grained shared virtual memory buffers (OpenCL 2.0 and later).
     pub svm_buffers: bool,
     /// The alignment in bytes a sub-buffer's origin needs.
@@ -104,6 +106,7 @@ fn query(device: cl_device_id) -> Result<DeviceInfo> {
             cache_bytes: device_info_value(device, cl::CL_DEVICE_GLOBAL_MEM_CACHE_SIZE).unwrap_or(0),
             fp64: double_config != 0 || extensions.contains("cl_khr_fp64") || extensions.contains("cl_amd_fp64"),
             native_width_f32: device_info_value(device, cl::CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT)?,
+            native_width_f64: device_info_value(device, cl::CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE)?,
             // An OpenCL 1.x device does not know the query, and has no SVM.
             svm_buffers: device_info_value::<u64>(device, CL_DEVICE_SVM_CAPABILITIES)
                 .is_ok_and(|caps| caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER != 0),
