@@ -430,7 +430,7 @@ const CPU_NARROW_DOUBLE_LANES: usize = 4;
 /// The lanes of a CPU pass that reads no wider rows, over transforms spanning `span` bytes each: `CPU_LANES`,
 /// but in double precision on a device whose double vectors are narrower (AVX2: 4 lanes, against AVX-512's
 /// 8) as many lanes as they hold, at least `CPU_NARROW_DOUBLE_LANES`, where a transform spans at most
-/// `CPU_CACHED_BYTES` and nothing works across the lanes. Each complex value of 8 double lanes takes four
+/// `CPU_CACHED_BYTES` (`cached_on_cpu`) and nothing works across the lanes. Each complex value of 8 double lanes takes four
 /// AVX2 registers, and a radix-16 butterfly spills most of them. Measured on PoCL with AVX2 (AMD EPYC,
 /// 2^22 points a run, mins of 10 in three alternating runs, 4 lanes against 8): c2c double 64 8.7-10.6 ms
 /// against 11.6-13.5, 1024 13.9-14.8 against 16.9-18.6, 2187 17.4-23.5 against 19.1-24.4, 16384 (a
@@ -438,10 +438,10 @@ const CPU_NARROW_DOUBLE_LANES: usize = 4;
 /// r2c double 1000 6.5-7.8 against 8.3-8.5, 1024 6.3-7.7 against 8.3-9.8; c2r double 1024 8.0 against
 /// 12.4-12.8, 1024^2 15.9-19.8 against 22.9-23.9 (mins of 10 in two runs); 65536 and 2^20 within noise.
 /// Transforms spanning more, whose rows then lie apart in memory, lost: 2^20 (1024-point columns, 16 MiB)
-/// took 41.5-52.6 ms against 38.7-43.5 with every pass at 4 lanes.
+/// took 41.5-52.6 ms against 41.6-43.0 with every pass at 4 lanes.
 fn cpu_lanes(device: &DeviceInfo, precision: Precision, fusions: Fusions, span: usize) -> usize {
     let native = device.native_width_f64 as usize;
-    if precision == Precision::Double && native < CPU_LANES && !fusions.across_lanes && span <= CPU_CACHED_BYTES {
+    if precision == Precision::Double && native < CPU_LANES && !fusions.across_lanes && cached_on_cpu(device, span) {
         native.max(CPU_NARROW_DOUBLE_LANES)
     } else {
         CPU_LANES
@@ -556,14 +556,15 @@ pub fn shape(
         // line grid (`CPU_LINE_BYTES`), or where the wider group runs its passes in place over long spans
         // (`wide_rows_in_place`).
         let off_grid = source.row_bytes % CPU_LINE_BYTES != 0;
-        let long_span = n * source.row_bytes >= CPU_WIDE_ROWS_SPAN;
+        let span = n * source.row_bytes;
+        let long_span = span >= CPU_WIDE_ROWS_SPAN;
         let wide_in_place = wide_rows_in_place(precision, fusions, off_grid);
         let wide_rows = source.lanes_contiguous
             && !fusions.across_lanes
             && (any_span || long_span || off_grid)
             && n * wide_lanes * precision.complex_bytes()
                 <= (1 + (off_grid || wide_in_place && long_span) as usize) * wide_rows_budget(device);
-        let narrow = cpu_lanes(device, precision, fusions, n * source.row_bytes);
+        let narrow = cpu_lanes(device, precision, fusions, span);
         let wanted = if wide_rows { narrow.max(wide_lanes) } else { narrow };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
