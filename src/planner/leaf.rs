@@ -228,15 +228,26 @@ pub fn max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
 /// 16807 double ran 1.25x faster as 49 x 343 than as 7 x 2401 (a leaf taking 0.60 of it), 61440 double
 /// 1.06x faster as 30 x 2048 than as 16 x 3840 (0.94); 2048-point double and 4096-point single leaves
 /// (0.52) ran as fast as shorter ones or faster. With a 2 MiB L2 (Intel Xeon), 7 x 2401 was the faster.
+///
+/// Where double vectors are narrower than `CPU_LANES` (`cpu_lanes`), the leaf counts as it runs: its narrow
+/// lanes in the one buffer of its in-place passes. Measured on PoCL with a 512 KiB L2 (AMD EPYC, AVX2), 2^22
+/// points a run, medians of 10 in three alternating runs, against the 8-lane count: double 16807 as 7 x 2401
+/// instead of 49 x 343, c2c 31.3-37.3 ms against 36.2-58.9, r2c 19.4-21.6 against 23.8-24.6, c2r 19.3-23.1
+/// against 21.0-30.2; c2c double 16384 as 8 x 2048 instead of 16 x 1024, 27.3-29.1 against 30.8-34.4; 61440
+/// and 65536 (16 x 4096 instead of 64 x 1024) within noise in all three kinds (c2c 65536 in four runs
+/// 36.0-38.2 against 32.0-38.7).
 pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> usize {
     let longest = max_leaf(device, precision);
     if !is_cpu(device) {
         return longest;
     }
     let budget = local_share(device, CPU_LOPSIDED_LOCAL);
+    let plain = Fusions { into_passes: false, across_lanes: false, stage: RealStage::None };
+    let lanes = cpu_lanes(device, precision, plain, CPU_CACHED_BYTES);
+    let buffers = if lanes < CPU_LANES { 1 } else { 2 };
     (1..=longest)
         .rev()
-        .find(|&n| StockhamKernel::local_bytes(n, CPU_LANES, 1, cpu_pad_shift(n), precision) <= budget)
+        .find(|&n| StockhamKernel::passes_local_bytes(n, lanes, 1, cpu_pad_shift(n), precision, buffers) <= budget)
         .unwrap_or(1)
 }
 
@@ -731,8 +742,11 @@ mod tests {
         };
         assert_eq!(on(1024, Precision::Double), [(1024, 4)]);
         assert_eq!(on(1024, Precision::Single), [(1024, 8)]);
-        // 65536 (1 MiB): the 1024-point pass over 64-row columns narrows; the 64-point rows read wider rows.
-        assert_eq!(on(1 << 16, Precision::Double), [(1024, 4), (64, 16)]);
+        // 65536 (1 MiB): the 4096-point pass over 16-row columns narrows, its 4 lanes in one buffer taking
+        // half the L2 (`max_lopsided_leaf`); the 16-point rows read wider rows.
+        assert_eq!(on(1 << 16, Precision::Double), [(4096, 4), (16, 16)]);
+        // 16807 splits as 7 x 2401 rather than 49 x 343, as 8 lanes in two buffers would have it.
+        assert_eq!(on(16807, Precision::Double), [(2401, 4), (7, 16)]);
         // 2^20: the pass over 1024-row columns (16 MiB apart) keeps 8 lanes, the pass over rows narrows.
         assert_eq!(on(1 << 20, Precision::Double), [(1024, 8), (1024, 4)]);
     }
