@@ -244,6 +244,7 @@ pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> us
     let budget = local_share(device, CPU_LOPSIDED_LOCAL);
     let plain = Fusions { into_passes: false, across_lanes: false, stage: RealStage::None };
     let lanes = cpu_lanes(device, precision, plain, CPU_CACHED_BYTES);
+    // Only double passes take narrower lanes, and those run in place (`passes_in_place`).
     let buffers = if lanes < CPU_LANES { 1 } else { 2 };
     (1..=longest)
         .rev()
