@@ -242,8 +242,7 @@ pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> us
         return longest;
     }
     let budget = local_share(device, CPU_LOPSIDED_LOCAL);
-    let plain = Fusions { into_passes: false, across_lanes: false, stage: RealStage::None };
-    let lanes = cpu_lanes(device, precision, plain, CPU_CACHED_BYTES);
+    let lanes = cpu_lanes(device, precision, false, CPU_CACHED_BYTES);
     // Only double passes take narrower lanes, and those run in place (`passes_in_place`).
     let buffers = if lanes < CPU_LANES { 1 } else { 2 };
     (1..=longest)
@@ -442,7 +441,7 @@ const CPU_NARROW_DOUBLE_LANES: usize = 4;
 /// The lanes of a CPU pass that reads no wider rows, over transforms spanning `span` bytes each: `CPU_LANES`,
 /// but in double precision on a device whose double vectors are narrower (AVX2: 4 lanes, against AVX-512's
 /// 8) as many lanes as they hold, at least `CPU_NARROW_DOUBLE_LANES`, where a transform spans at most
-/// `CPU_CACHED_BYTES` (`cached_on_cpu`) and nothing works across the lanes. Each complex value of 8 double lanes takes four
+/// `CPU_CACHED_BYTES` (`cached_on_cpu`) and nothing works `across_lanes`. Each complex value of 8 double lanes takes four
 /// AVX2 registers, and a radix-16 butterfly spills most of them. Measured on PoCL with AVX2 (AMD EPYC,
 /// 2^22 points a run, mins of 10 in three alternating runs, 4 lanes against 8): c2c double 64 8.7-10.6 ms
 /// against 11.6-13.5, 1024 13.9-14.8 against 16.9-18.6, 2187 17.4-23.5 against 19.1-24.4, 16384 (a
@@ -451,9 +450,9 @@ const CPU_NARROW_DOUBLE_LANES: usize = 4;
 /// 12.4-12.8, 1024^2 15.9-19.8 against 22.9-23.9 (mins of 10 in two runs); 65536 and 2^20 within noise.
 /// Transforms spanning more, whose rows then lie apart in memory, lost: 2^20 (1024-point columns, 16 MiB)
 /// took 41.5-52.6 ms against 41.6-43.0 with every pass at 4 lanes.
-fn cpu_lanes(device: &DeviceInfo, precision: Precision, fusions: Fusions, span: usize) -> usize {
+fn cpu_lanes(device: &DeviceInfo, precision: Precision, across_lanes: bool, span: usize) -> usize {
     let native = device.native_width_f64 as usize;
-    if precision == Precision::Double && native < CPU_LANES && !fusions.across_lanes && cached_on_cpu(device, span) {
+    if precision == Precision::Double && native < CPU_LANES && !across_lanes && cached_on_cpu(device, span) {
         native.max(CPU_NARROW_DOUBLE_LANES)
     } else {
         CPU_LANES
@@ -576,7 +575,7 @@ pub fn shape(
             && (any_span || long_span || off_grid)
             && n * wide_lanes * precision.complex_bytes()
                 <= (1 + (off_grid || wide_in_place && long_span) as usize) * wide_rows_budget(device);
-        let narrow = cpu_lanes(device, precision, fusions, span);
+        let narrow = cpu_lanes(device, precision, fusions.across_lanes, span);
         let wanted = if wide_rows { narrow.max(wide_lanes) } else { narrow };
         let mut lanes = wanted.min(transforms.next_power_of_two()).max(1);
         let in_place_passes = !fusions.into_passes
