@@ -23,6 +23,9 @@ usage: cargo run --release -p fftx-bench -- [flags]
                        first it times a one-line kernel's builds in a fresh process (the compiler's floor)
   --nomemalloc         in-place 1D c2c at 2^20, 2^22, 2^24, 2^26 for fftx and clFFT, first without and then
                        with CLFFT_REQUEST_LIB_NOMEMALLOC=1
+  --fftw-wisdom DIR    FFTW wisdom in DIR (wisdomf single, wisdom double, as FFTW names /etc/fftw's): read
+                       before planning, written back after each new plan, so a later run plans known cases
+                       without measuring (its FFTW plan ms then times the lookup); DIR is made if missing
   --fftx-lib PATH      the libfftx.so to load (default $FFTX_BENCH_LIB, else libfftx.so beside this program)
   --clfft-lib PATH     the clFFT library to load                         (default libclFFT.so.2)
   -h, --help           this text
@@ -67,6 +70,7 @@ pub struct Options {
     pub name: Option<String>,
     pub cold: bool,
     pub nomemalloc: bool,
+    pub fftw_wisdom: Option<PathBuf>,
     pub fftx_lib: Option<String>,
     pub clfft_lib: String,
 }
@@ -102,6 +106,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
         name: None,
         cold: false,
         nomemalloc: false,
+        fftw_wisdom: None,
         fftx_lib: None,
         clfft_lib: "libclFFT.so.2".into(),
     };
@@ -177,6 +182,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
             }
             "--out" => options.out = PathBuf::from(value()?),
             "--name" => options.name = Some(value()?),
+            "--fftw-wisdom" => options.fftw_wisdom = Some(PathBuf::from(value()?)),
             "--fftx-lib" => options.fftx_lib = Some(value()?),
             "--clfft-lib" => options.clfft_lib = value()?,
             other => return Err(format!("unknown flag {other} (see --help)")),
@@ -216,6 +222,9 @@ mod tests {
         assert_eq!(options.shapes, Some(vec![vec![1000], vec![4096], vec![256, 256]]));
         assert_eq!(options.only, [Contender::Fftx, Contender::Copy]);
         assert_eq!((options.runs, options.kinds, options.dims), (12, vec![Kind::C2c], vec![1]));
+        assert_eq!(options.fftw_wisdom, None);
+        let wise = parse_words("--fftw-wisdom /tmp/w").unwrap().unwrap();
+        assert_eq!(wise.fftw_wisdom, Some(PathBuf::from("/tmp/w")));
     }
 
     #[test]
@@ -227,7 +236,9 @@ mod tests {
     #[test]
     fn mistakes_are_reported() {
         assert!(parse_words("--help").unwrap().is_none());
-        for bad in ["--runs 0", "--only cufft", "--kind r2r", "--kind", "--dims 4", "--sizes", "--frobnicate"] {
+        for bad in
+            ["--runs 0", "--only cufft", "--kind r2r", "--kind", "--dims 4", "--sizes", "--fftw-wisdom", "--frobnicate"]
+        {
             assert!(parse_words(bad).is_err(), "{bad}");
         }
     }

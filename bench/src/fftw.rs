@@ -6,7 +6,9 @@
 use crate::cases::{Case, Kind};
 use crate::dl::Library;
 use crate::measure::{Contestant, Failure, Planned};
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_char, c_int, c_uint, c_void, CString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 type Plan = *mut c_void;
@@ -54,6 +56,9 @@ struct Api {
     destroy_plan: unsafe extern "C" fn(Plan),
     malloc: unsafe extern "C" fn(usize) -> *mut c_void,
     free: unsafe extern "C" fn(*mut c_void),
+    import_wisdom_from_filename: unsafe extern "C" fn(*const c_char) -> c_int,
+    export_wisdom_to_filename: unsafe extern "C" fn(*const c_char) -> c_int,
+    forget_wisdom: unsafe extern "C" fn(),
 }
 
 /// The real type of one FFTW library.
@@ -87,6 +92,8 @@ pub struct Fftw {
     api: Api,
     element: Element,
     threads: usize,
+    /// The file each new plan's wisdom is written back to (`keep_wisdom`).
+    wisdom: Option<PathBuf>,
 }
 
 impl Fftw {
@@ -117,9 +124,41 @@ impl Fftw {
                 destroy_plan: core.function(&name("destroy_plan"))?,
                 malloc: core.function(&name("malloc"))?,
                 free: core.function(&name("free"))?,
+                import_wisdom_from_filename: core.function(&name("import_wisdom_from_filename"))?,
+                export_wisdom_to_filename: core.function(&name("export_wisdom_to_filename"))?,
+                forget_wisdom: core.function(&name("forget_wisdom"))?,
             }
         };
-        Ok(Fftw { api, element, threads })
+        Ok(Fftw { api, element, threads, wisdom: None })
+    }
+
+    /// Reads the wisdom in `file`, if there is any, and from now on writes each plan's wisdom back to it.
+    /// Returns what it found, for the run's header. A file FFTW cannot read is measured afresh and replaced.
+    pub fn keep_wisdom(&mut self, file: PathBuf) -> Result<String, String> {
+        let found = if file.exists() {
+            if unsafe { (self.api.import_wisdom_from_filename)(c_path(&file)?.as_ptr()) } != 0 {
+                format!("{} read", file.display())
+            } else {
+                // Whatever part of it FFTW took in is not to be trusted either.
+                unsafe { (self.api.forget_wisdom)() };
+                format!("{} unreadable: measuring afresh and replacing it", file.display())
+            }
+        } else {
+            format!("{} new", file.display())
+        };
+        self.save_wisdom(&file)?;
+        self.wisdom = Some(file);
+        Ok(found)
+    }
+
+    /// Writes the library's wisdom to `file` through a file beside it, so that a run stopped mid-write
+    /// leaves the old wisdom whole.
+    fn save_wisdom(&self, file: &Path) -> Result<(), String> {
+        let partial = file.with_extension("partial");
+        if unsafe { (self.api.export_wisdom_to_filename)(c_path(&partial)?.as_ptr()) } == 0 {
+            return Err(format!("FFTW could not write wisdom to {}", partial.display()));
+        }
+        std::fs::rename(&partial, file).map_err(|e| format!("{} -> {}: {e}", partial.display(), file.display()))
     }
 
     fn array(&self, reals: usize) -> Result<Array<'_>, String> {
@@ -189,6 +228,12 @@ impl Fftw {
         let start = Instant::now();
         let plan = self.plan(case, &source, &destination, FFTW_MEASURE)?;
         let plan_ms = start.elapsed().as_secs_f64() * 1e3;
+        if let Some(file) = &self.wisdom {
+            // The measurement stands without it; only a later run would plan this case again.
+            if let Err(e) = self.save_wisdom(file) {
+                eprintln!("fftw {}: wisdom not saved ({e})", self.element.name());
+            }
+        }
         // FFTW_MEASURE scribbles over the arrays while planning, so the input goes in afterwards. A c2r plan
         // also overwrites its input when it runs (FFTW_DESTROY_INPUT is its default: FFTW_PRESERVE_INPUT costs
         // speed in 1D and has no algorithm in 2D and 3D), so there the input goes in again, untimed, before
@@ -211,6 +256,10 @@ impl Fftw {
         }
         Ok(destination.read())
     }
+}
+
+fn c_path(path: &Path) -> Result<CString, String> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|_| format!("{}: a path with a NUL byte", path.display()))
 }
 
 /// A planned out-of-place transform and its arrays.

@@ -189,8 +189,19 @@ fn run(options: &Options) -> Result<(), String> {
         }
     };
     let wants_fftw = |precision: Precision| options.wants(Contender::Fftw) && options.precisions.contains(&precision);
-    let fftw_single = if wants_fftw(Precision::Single) { load_fftw(Element::F32) } else { None };
-    let fftw_double = if wants_fftw(Precision::Double) { load_fftw(Element::F64) } else { None };
+    let mut fftw_single = if wants_fftw(Precision::Single) { load_fftw(Element::F32) } else { None };
+    let mut fftw_double = if wants_fftw(Precision::Double) { load_fftw(Element::F64) } else { None };
+    if let Some(folder) = &options.fftw_wisdom {
+        std::fs::create_dir_all(folder).map_err(|e| format!("--fftw-wisdom {}: {e}", folder.display()))?;
+        // FFTW's own names for its system wisdom (/etc/fftw/wisdomf, /etc/fftw/wisdom).
+        for (fftw, element, file) in
+            [(&mut fftw_single, Element::F32, "wisdomf"), (&mut fftw_double, Element::F64, "wisdom")]
+        {
+            if let Some(fftw) = fftw {
+                println!("fftw {} wisdom: {}", element.name(), fftw.keep_wisdom(folder.join(file))?);
+            }
+        }
+    }
     // The reference loads whatever --only says; without long double it falls back to double.
     let (reference, reference_name) = match load_fftw(Element::LongDouble) {
         Some(fftw) => (Some(fftw), "FFTW long double"),
