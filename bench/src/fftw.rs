@@ -442,3 +442,38 @@ mod x87 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::Precision;
+
+    /// FFTW double is a prerequisite of the bench (scripts/prerequisites.sh installs it).
+    fn fftw_double() -> Fftw {
+        Fftw::load(Element::F64, 1).unwrap_or_else(|e| panic!("FFTW double: {e}"))
+    }
+
+    #[test]
+    fn wisdom_is_written_after_each_plan_read_back_and_replaced_when_unreadable() {
+        let folder = std::env::temp_dir().join(format!("fftx-bench-wisdom-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = folder.join("wisdom");
+        let is_wisdom = |file: &Path| std::fs::read_to_string(file).unwrap().starts_with("(fftw-3");
+
+        let mut fftw = fftw_double();
+        assert!(fftw.keep_wisdom(file.clone()).unwrap().ends_with(" new"));
+        assert!(is_wisdom(&file));
+        let before = std::fs::metadata(&file).unwrap().len();
+        let case = Case { kind: Kind::C2c, precision: Precision::Double, lengths: vec![48], batch: 3, in_place: false };
+        let input = vec![0.5; case.input_reals()];
+        drop(fftw.contestant(&case, &input).unwrap());
+        assert!(std::fs::metadata(&file).unwrap().len() > before, "the measured plan's wisdom was not saved");
+
+        assert!(fftw_double().keep_wisdom(file.clone()).unwrap().ends_with(" read"));
+        std::fs::write(&file, "not wisdom").unwrap();
+        assert!(fftw_double().keep_wisdom(file.clone()).unwrap().contains("unreadable"));
+        assert!(is_wisdom(&file), "the unreadable file was not replaced");
+        assert!(!file.with_extension("partial").exists());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+}
