@@ -86,13 +86,22 @@ impl Element {
             Element::LongDouble => "long double",
         }
     }
+
+    /// The name FFTW gives this library's system wisdom under /etc/fftw.
+    fn wisdom_file(self) -> &'static str {
+        match self {
+            Element::F32 => "wisdomf",
+            Element::F64 => "wisdom",
+            Element::LongDouble => "wisdoml",
+        }
+    }
 }
 
 pub struct Fftw {
     api: Api,
     element: Element,
     threads: usize,
-    /// The file each new plan's wisdom is written back to (`keep_wisdom`).
+    /// The file each new plan's wisdom is written back to (`keep_wisdom_in`).
     wisdom: Option<PathBuf>,
 }
 
@@ -132,9 +141,11 @@ impl Fftw {
         Ok(Fftw { api, element, threads, wisdom: None })
     }
 
-    /// Reads the wisdom in `file`, if there is any, and from now on writes each plan's wisdom back to it.
-    /// Returns what it found, for the run's header. A file FFTW cannot read is measured afresh and replaced.
-    pub fn keep_wisdom(&mut self, file: PathBuf) -> Result<String, String> {
+    /// Reads this library's wisdom in `folder` (`Element::wisdom_file`), if there is any, and from now on
+    /// writes each plan's wisdom back to it. Returns what it found, for the run's header. A file FFTW cannot
+    /// read is measured afresh and replaced.
+    pub fn keep_wisdom_in(&mut self, folder: &Path) -> Result<String, String> {
+        let file = folder.join(self.element.wisdom_file());
         let found = if file.exists() {
             if unsafe { (self.api.import_wisdom_from_filename)(c_path(&file)?.as_ptr()) } != 0 {
                 format!("{} read", file.display())
@@ -148,7 +159,7 @@ impl Fftw {
         };
         self.save_wisdom(&file)?;
         self.wisdom = Some(file);
-        Ok(found)
+        Ok(format!("fftw {} wisdom: {found}", self.element.name()))
     }
 
     /// Writes the library's wisdom to `file` through a file beside it, so that a run stopped mid-write
@@ -461,7 +472,7 @@ mod tests {
         let is_wisdom = |file: &Path| std::fs::read_to_string(file).unwrap().starts_with("(fftw-3");
 
         let mut fftw = fftw_double();
-        assert!(fftw.keep_wisdom(file.clone()).unwrap().ends_with(" new"));
+        assert!(fftw.keep_wisdom_in(&folder).unwrap().ends_with(" new"));
         assert!(is_wisdom(&file));
         let before = std::fs::metadata(&file).unwrap().len();
         let case = Case { kind: Kind::C2c, precision: Precision::Double, lengths: vec![48], batch: 3, in_place: false };
@@ -469,9 +480,9 @@ mod tests {
         drop(fftw.contestant(&case, &input).unwrap());
         assert!(std::fs::metadata(&file).unwrap().len() > before, "the measured plan's wisdom was not saved");
 
-        assert!(fftw_double().keep_wisdom(file.clone()).unwrap().ends_with(" read"));
+        assert!(fftw_double().keep_wisdom_in(&folder).unwrap().ends_with(" read"));
         std::fs::write(&file, "not wisdom").unwrap();
-        assert!(fftw_double().keep_wisdom(file.clone()).unwrap().contains("unreadable"));
+        assert!(fftw_double().keep_wisdom_in(&folder).unwrap().contains("unreadable"));
         assert!(is_wisdom(&file), "the unreadable file was not replaced");
         assert!(!file.with_extension("partial").exists());
         std::fs::remove_dir_all(&folder).unwrap();

@@ -193,13 +193,8 @@ fn run(options: &Options) -> Result<(), String> {
     let mut fftw_double = if wants_fftw(Precision::Double) { load_fftw(Element::F64) } else { None };
     if let Some(folder) = &options.fftw_wisdom {
         std::fs::create_dir_all(folder).map_err(|e| format!("--fftw-wisdom {}: {e}", folder.display()))?;
-        // FFTW's own names for its system wisdom (/etc/fftw/wisdomf, /etc/fftw/wisdom).
-        for (fftw, element, file) in
-            [(&mut fftw_single, Element::F32, "wisdomf"), (&mut fftw_double, Element::F64, "wisdom")]
-        {
-            if let Some(fftw) = fftw {
-                println!("fftw {} wisdom: {}", element.name(), fftw.keep_wisdom(folder.join(file))?);
-            }
+        for fftw in [&mut fftw_single, &mut fftw_double].into_iter().flatten() {
+            println!("{}", fftw.keep_wisdom_in(folder)?);
         }
     }
     // The reference loads whatever --only says; without long double it falls back to double.
