@@ -381,6 +381,32 @@ fn in_place_plans_need_equal_input_and_output_strides_and_distances() {
     destroy(plan);
 }
 
+/// clFFT takes a transposed result only with the packed strides of the plan's lengths ([1, N0], its default)
+/// and writes the packed N1 x N0 transpose; fftx does the same whether the strides are left or set so, and
+/// its own transposed strides ([1, N1]) give that array too.
+#[test]
+fn transposed_results_with_clffts_strides_are_the_packed_transpose() {
+    for (n0, n1) in [(16, 12), (12, 16), (8, 8)] {
+        let x = random_complex(n0 * n1, 11);
+        let spectrum = reference_fft(&x, &[n0, n1], Dir::Forward);
+        let want: Vec<Complex64> = (0..n0 * n1).map(|at| spectrum[(at % n1) * n0 + at / n1]).collect();
+        for out_strides in [None, Some([1, n0]), Some([1, n1])] {
+            let plan = create(&[n0, n1]);
+            check(clfftSetResultLocation(plan, OUTOFPLACE), "placeness");
+            check(clfftSetPlanTransposeResult(plan, TRANSPOSED), "transposed");
+            if let Some(mut strides) = out_strides {
+                check(unsafe { clfftSetPlanOutStride(plan, 2, strides.as_mut_ptr()) }, "out strides");
+            }
+            check(bake(plan), "bake");
+            let input = DeviceData::upload(&x, Prec::Single, false);
+            let output = DeviceData::upload(&vec![Complex64::new(f64::NAN, f64::NAN); n0 * n1], Prec::Single, false);
+            run_and_destroy(plan, FORWARD, &input, Some(&output));
+            let rmse = nrmse(&output.download(), &want);
+            assert!(rmse < tolerance(Prec::Single), "{n0} x {n1}, out strides {out_strides:?}: rmse {rmse:e}");
+        }
+    }
+}
+
 #[test]
 fn transposed_results_exist_only_for_2d() {
     for lengths in [vec![64], vec![4, 6, 5]] {

@@ -238,7 +238,12 @@ impl Settings {
             if self.in_place {
                 return fail(ErrorKind::TransposedNotImplemented, "a transposed result needs an out-of-place plan");
             }
-            // The output array is the transpose: element (k0, k1) sits at k1 * os[0] + k0 * os[1].
+            // The output array is the transpose: element (k0, k1) sits at k1 * os[0] + k0 * os[1]. clFFT
+            // accepts only the packed strides of the plan's lengths, [1, N0] (its default), and writes the
+            // packed N1 x N0 transpose with them, as [1, N1] would here.
+            if out_strides == packed_strides(&self.lengths) {
+                out_strides[1] = self.lengths[1];
+            }
             out_strides.swap(0, 1);
         }
         if self.batch > 1 && (self.in_dist == 0 || self.out_dist == 0) {
