@@ -194,6 +194,16 @@ fn transposed_2d_result() {
     assert_accurate(Case::new(&[20, 20]).batch(2).transposed().double());
 }
 
+/// In place, as clFFT does for 2D powers of two: the transform, then the packed transpose over its input
+/// (squares, and one side a multiple of the other, in both directions).
+#[test]
+fn transposed_2d_result_in_place() {
+    assert_accurate(Case::new(&[64, 128]).in_place().transposed());
+    assert_accurate(Case::new(&[36, 12]).batch(3).in_place().transposed().backward());
+    assert_accurate(Case::new(&[20, 20]).batch(2).in_place().transposed().double().planar(true, true));
+    assert_accurate(Case::new(&[48, 16]).in_place().transposed().no_mem_alloc(true));
+}
+
 #[test]
 fn forward_then_backward_returns_the_input() {
     for p in [Prec::Single, Prec::Double] {

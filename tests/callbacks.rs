@@ -282,6 +282,18 @@ fn complex_to_real_callbacks_in_place(n: usize, batch: usize, precision: Prec) {
     destroy(plan);
 }
 
+/// A post-callback receives each result where the transform leaves it, and an in-place transposed result
+/// moves every one afterwards: the bake refuses the pair.
+#[test]
+fn a_post_callback_with_an_in_place_transposed_result_is_refused() {
+    let plan = create(&[8, 8], Prec::Single);
+    check(clfftSetPlanTransposeResult(plan, 2), "transposed");
+    let post_data = upload(vec![weights(64, 6)], Prec::Single);
+    check(set_callback(plan, "post_scaled", POST_SCALED, 0, POSTCALLBACK, Some(&post_data)), "post");
+    assert_eq!(bake(plan), CLFFT_TRANSPOSED_NOTIMPLEMENTED);
+    destroy(plan);
+}
+
 #[test]
 fn callback_arguments_are_checked_and_a_callback_that_does_not_compile_fails_the_bake() {
     let plan = create(&[8], Prec::Single);

@@ -418,6 +418,26 @@ fn transposed_results_exist_only_for_2d() {
     }
 }
 
+/// In place, the result is transposed over the input: packed data only (clFFT's condition too), in a shape
+/// the in-place transposes take (a square, or one side a multiple of the other).
+#[test]
+fn in_place_transposed_results_need_packed_data_and_a_transposable_shape() {
+    let refused = |lengths: [usize; 2], strides: Option<[usize; 2]>| {
+        let plan = create(&lengths);
+        check(clfftSetResultLocation(plan, INPLACE), "placeness");
+        check(clfftSetPlanTransposeResult(plan, TRANSPOSED), "transposed");
+        if let Some(mut s) = strides {
+            check(unsafe { clfftSetPlanInStride(plan, 2, s.as_mut_ptr()) }, "in strides");
+            check(unsafe { clfftSetPlanOutStride(plan, 2, s.as_mut_ptr()) }, "out strides");
+        }
+        assert_eq!(bake(plan), CLFFT_TRANSPOSED_NOTIMPLEMENTED, "{lengths:?} strides {strides:?}");
+        destroy(plan);
+    };
+    refused([12, 8], None);
+    refused([8, 8], Some([1, 10]));
+    refused([8, 8], Some([2, 16]));
+}
+
 #[test]
 fn lengths_and_strides_beyond_the_plans_dimension() {
     let plan = create(&[16, 4]);

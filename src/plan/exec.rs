@@ -1,10 +1,12 @@
 //! A baked plan: one kernel object and twiddle table per step, and the enqueue that binds user buffers.
 
+use super::transpose;
 use super::{enqueue_chain, real_arg, Callback, Direction, KernelLaunch, Settings, KERNEL_ARGS};
 use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, FusedCallbacks};
 use crate::codegen::{KernelSource, KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
+use crate::planner::transpose::TransposeProblem;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
 use crate::runtime::cache::Lookup;
 use crate::runtime::cl::{RawEvent, RawMem};
@@ -37,6 +39,8 @@ pub struct Baked {
     last_run: Option<Event>,
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
+    /// The transpose that follows the transform in place when its result is transposed.
+    transpose_after: Option<TransposeProblem>,
     /// Until the first launch: the disk-cache writes of the programs the bake built may be pending, and the
     /// launch waits for every pending write, those among them (`cache::wait_for_writes`), so that none
     /// compiles alongside the transform.
@@ -217,6 +221,14 @@ impl Baked {
                 ),
             );
         }
+        let transpose_after = settings.in_place_transpose();
+        if transpose_after.is_some() && settings.post_callback.is_some() {
+            return fail(
+                ErrorKind::TransposedNotImplemented,
+                "a post-callback receives the results where the transform leaves them: not with an in-place \
+                 transposed result",
+            );
+        }
         let in_bytes = plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C);
         let out_bytes = plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R);
         check_allocatable(&device, in_bytes.max(out_bytes), "its data")?;
@@ -380,8 +392,12 @@ impl Baked {
             last_run: None,
             pre_callback,
             post_callback,
+            transpose_after,
             first_launch: true,
         };
+        if let Some(t) = &baked.transpose_after {
+            transpose::prepare(&baked.context, queue, t)?;
+        }
         crate::log!(Topic::Info, "baked in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
         Ok(baked)
     }
@@ -510,6 +526,10 @@ impl Baked {
         let last = match (&self.post_callback, user_outputs) {
             (Some(post), Some(user_outputs)) => post.enqueue(queue, outputs, user_outputs, &[done.raw()])?,
             _ => done,
+        };
+        let last = match &self.transpose_after {
+            Some(t) => transpose::enqueue(&self.context, queue, t, input, input, &[last.raw()])?,
+            None => last,
         };
         self.last_run = Some(last.clone());
         Ok(last)

@@ -10,7 +10,8 @@ pub mod transpose;
 
 use crate::codegen::callback::UserCallback;
 use crate::codegen::Precision;
-use crate::error::{fail, ErrorKind, Result};
+use crate::error::{fail, Error, ErrorKind, Result};
+use crate::planner::transpose::{transposable_in_place, TransposeProblem};
 use crate::planner::BufRef;
 use crate::planner::{packed_strides, BufferLayout, Problem, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
@@ -236,15 +237,26 @@ impl Settings {
                 );
             }
             if self.in_place {
-                return fail(ErrorKind::TransposedNotImplemented, "a transposed result needs an out-of-place plan");
+                // The transform runs in place as usual; `in_place_transpose` then transposes its results.
+                let packed = in_strides == packed_strides(&self.lengths)
+                    && (self.batch == 1 || self.in_dist == self.lengths[0] * self.lengths[1]);
+                if !packed {
+                    return fail(
+                        ErrorKind::TransposedNotImplemented,
+                        "an in-place transposed result needs packed data (strides [1, N0], distance N0 N1)",
+                    );
+                }
+                transposable_in_place(self.lengths[1], self.lengths[0])
+                    .map_err(|e| Error { kind: ErrorKind::TransposedNotImplemented, ..e })?;
+            } else {
+                // The output array is the transpose: element (k0, k1) sits at k1 * os[0] + k0 * os[1]. clFFT
+                // accepts only the packed strides of the plan's lengths, [1, N0] (its default), and writes the
+                // packed N1 x N0 transpose with them, as [1, N1] would here.
+                if out_strides == packed_strides(&self.lengths) {
+                    out_strides[1] = self.lengths[1];
+                }
+                out_strides.swap(0, 1);
             }
-            // The output array is the transpose: element (k0, k1) sits at k1 * os[0] + k0 * os[1]. clFFT
-            // accepts only the packed strides of the plan's lengths, [1, N0] (its default), and writes the
-            // packed N1 x N0 transpose with them, as [1, N1] would here.
-            if out_strides == packed_strides(&self.lengths) {
-                out_strides[1] = self.lengths[1];
-            }
-            out_strides.swap(0, 1);
         }
         if self.batch > 1 && (self.in_dist == 0 || self.out_dist == 0) {
             return fail(ErrorKind::InvalidArgValue, "a batch distance is zero");
@@ -301,6 +313,20 @@ impl Settings {
             },
             in_place: self.in_place,
             no_scratch: self.no_mem_alloc.unwrap_or_else(library::no_mem_alloc),
+        })
+    }
+
+    /// The transpose that follows an in-place transform whose result is transposed (a 2D complex plan on packed
+    /// data, which `problem` checks): each transform's N1 x N0 values become their packed N0 x N1 transpose in
+    /// the same buffer, as clFFT leaves them.
+    pub fn in_place_transpose(&self) -> Option<TransposeProblem> {
+        (self.transposed && self.in_place).then(|| TransposeProblem {
+            precision: self.precision,
+            rows: self.lengths[1],
+            cols: self.lengths[0],
+            batch: self.batch,
+            planar: self.in_layout.is_planar(),
+            in_place: true,
         })
     }
 

@@ -79,6 +79,12 @@ fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result
     Ok(baked)
 }
 
+/// Bakes the transpose `problem` for `queue` (of `context`) ahead of its first `enqueue`, so that a plan
+/// running it fails at its own bake, not at its launch.
+pub fn prepare(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<()> {
+    baked(context, queue, problem).map(drop)
+}
+
 /// Enqueues the transpose `problem` on `queue` (of `context`) after `wait`: `input` (and `output` when out of
 /// place) are one buffer, or two (real and imaginary planes) for planar data. The event completes with the
 /// transpose.

@@ -54,6 +54,18 @@ impl TransposeProblem {
     }
 }
 
+/// Fails with `NotImplemented` unless a `rows` x `cols` matrix transposes in place: a square, or one side a
+/// multiple of the other (a vector included).
+pub fn transposable_in_place(rows: usize, cols: usize) -> Result<()> {
+    if rows % cols == 0 || cols % rows == 0 {
+        return Ok(());
+    }
+    fail(
+        ErrorKind::NotImplemented,
+        format!("an in-place transpose needs a square or one side a multiple of the other, not {rows} x {cols}"),
+    )
+}
+
 fn lanes(device: &DeviceInfo) -> usize {
     if leaf::is_cpu(device) {
         CPU_LANES
@@ -117,10 +129,8 @@ pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan>
             kernel(TransposeOp::BlockCycles { rows: k, cols: n, block: n, block_stride: n, elem_stride: 1 }, &[]),
         ]
     } else {
-        return fail(
-            ErrorKind::NotImplemented,
-            format!("an in-place transpose needs a square or one side a multiple of the other, not {rows} x {cols}"),
-        );
+        transposable_in_place(rows, cols)?;
+        return fail(ErrorKind::Bugcheck, format!("no in-place transpose of {rows} x {cols}"));
     };
     let (src, dst) = if in_place { (BufRef::Input, BufRef::Input) } else { (BufRef::Input, BufRef::Output) };
     let mut plan_steps = Vec::new();

@@ -184,7 +184,7 @@ impl Case {
         let total: usize = self.lengths.iter().product();
         let is = self.in_strides.clone().unwrap_or_else(|| self.packed());
         let mut default_out = self.packed();
-        if self.transposed {
+        if self.transposed && !self.in_place {
             // The transposed result of a 2D plan is a lengths[1] x lengths[0] array.
             default_out = vec![1, self.lengths[1]];
         }
@@ -207,6 +207,10 @@ impl Case {
         let mut out_positions = os.clone();
         if self.transposed {
             out_positions.swap(0, 1);
+            if self.in_place {
+                // In place (packed data only), the result is the packed transpose, as clFFT leaves it.
+                out_positions = vec![self.lengths[1], 1];
+            }
         }
         let in_len = extent(&is, idist);
         let out_len = if self.in_place { in_len } else { extent(&out_positions, odist) };
