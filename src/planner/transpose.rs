@@ -99,6 +99,9 @@ pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan>
         k.wide_index = needs_wide_index([(k.reach_in(), 0), (k.reach_out(), 0)]);
         k
     };
+    if in_place {
+        transposable_in_place(rows, cols)?;
+    }
     let steps: Vec<TransposeKernel> = if !in_place {
         vec![kernel(
             TransposeOp::Tiled {
@@ -122,15 +125,13 @@ pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan>
             kernel(TransposeOp::Square { size: n, row_stride: cols, col_stride: 1 }, &[(k, n)]),
             kernel(TransposeOp::BlockCycles { rows: n, cols: k, block: n, block_stride: n, elem_stride: 1 }, &[]),
         ]
-    } else if rows % cols == 0 {
+    } else {
+        // rows % cols == 0: `transposable_in_place` admitted no other shape.
         let (n, k) = (cols, rows / cols);
         vec![
             kernel(TransposeOp::Square { size: n, row_stride: n, col_stride: 1 }, &[(k, n * n)]),
             kernel(TransposeOp::BlockCycles { rows: k, cols: n, block: n, block_stride: n, elem_stride: 1 }, &[]),
         ]
-    } else {
-        transposable_in_place(rows, cols)?;
-        return fail(ErrorKind::Bugcheck, format!("no in-place transpose of {rows} x {cols}"));
     };
     let (src, dst) = if in_place { (BufRef::Input, BufRef::Input) } else { (BufRef::Input, BufRef::Output) };
     let mut plan_steps = Vec::new();
