@@ -222,13 +222,6 @@ impl Baked {
             );
         }
         let transpose_after = settings.in_place_transpose();
-        if transpose_after.is_some() && settings.post_callback.is_some() {
-            return fail(
-                ErrorKind::TransposedNotImplemented,
-                "a post-callback receives the results where the transform leaves them: not with an in-place \
-                 transposed result",
-            );
-        }
         let in_bytes = plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C);
         let out_bytes = plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R);
         check_allocatable(&device, in_bytes.max(out_bytes), "its data")?;

@@ -248,6 +248,13 @@ impl Settings {
                 }
                 transposable_in_place(self.lengths[1], self.lengths[0])
                     .map_err(|e| Error { kind: ErrorKind::TransposedNotImplemented, ..e })?;
+                if self.post_callback.is_some() {
+                    return fail(
+                        ErrorKind::TransposedNotImplemented,
+                        "a post-callback receives the results where the transform leaves them: not with an \
+                         in-place transposed result",
+                    );
+                }
             } else {
                 // The output array is the transpose: element (k0, k1) sits at k1 * os[0] + k0 * os[1]. clFFT
                 // accepts only the packed strides of the plan's lengths, [1, N0] (its default), and writes the
