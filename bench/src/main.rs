@@ -7,6 +7,7 @@ mod clfft;
 mod data;
 mod dl;
 mod fftw;
+mod load;
 mod measure;
 mod opencl;
 mod plot;
@@ -21,6 +22,8 @@ use fftw::{Element, Fftw};
 use measure::{time_device, CaseBuffers, Contestant, Copy, Failure, Planned, Timing};
 use opencl::{Cl, Device};
 use report::{Outcome, Row, Stats};
+use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
@@ -138,6 +141,8 @@ struct Bench {
     fftw_double: Option<Fftw>,
     /// The library that computes the reference outputs: FFTW long double, else FFTW double.
     reference: Option<Fftw>,
+    /// Cases during which other processes kept the machine busy, with how many cores they took.
+    suspect_cases: RefCell<Vec<(String, f64)>>,
 }
 
 fn run(options: &Options) -> Result<(), String> {
@@ -219,7 +224,19 @@ fn run(options: &Options) -> Result<(), String> {
         timing.warmups + 1
     );
 
-    let bench = Bench { device, cl, timing, fftx, clfft, vkfft, fftw_single, fftw_double, reference };
+    let bench = Bench {
+        device,
+        cl,
+        timing,
+        fftx,
+        clfft,
+        vkfft,
+        fftw_single,
+        fftw_double,
+        reference,
+        suspect_cases: RefCell::new(Vec::new()),
+    };
+    let run_start = load::Counters::now();
     let rows = if options.nomemalloc {
         run_nomemalloc(&bench, options)?
     } else {
@@ -243,6 +260,7 @@ fn run(options: &Options) -> Result<(), String> {
     };
 
     println!("\nmachine at the end: {}", load_average());
+    print!("{}", other_load_report(run_start, &bench.suspect_cases.borrow()));
     println!("\nGFLOPS by case (ratios are throughput ratios; x copy = time / copy time):");
     print!("{}", report::summary(&rows));
     if options.nomemalloc {
@@ -260,6 +278,27 @@ fn load_average() -> String {
         Ok(text) => format!("load average {}", text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")),
         Err(_) => "load average unknown".into(),
     }
+}
+
+/// What other processes took of the machine over the whole run, and the cases whose timings they made suspect.
+fn other_load_report(run_start: Option<load::Counters>, suspect_cases: &[(String, f64)]) -> String {
+    let whole_run = run_start.zip(load::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
+    let Some(cores) = whole_run else {
+        return "other processes: unknown (no /proc counters)\n".into();
+    };
+    let mut out = format!("other processes kept {cores:.2} cores busy on average during the run\n");
+    if !suspect_cases.is_empty() {
+        let _ = writeln!(
+            out,
+            "WARNING: timings of {} case(s) are suspect: other processes kept more than {} cores busy during them:",
+            suspect_cases.len(),
+            load::SUSPECT_CORES
+        );
+        for (label, cores) in suspect_cases {
+            let _ = writeln!(out, "  {label}: {cores:.2} cores");
+        }
+    }
+    out
 }
 
 fn cache_description(cold: bool) -> String {
@@ -360,6 +399,23 @@ fn prepare(bench: &Bench, case: &Case) -> Result<Prepared, String> {
 /// Every selected implementation on one case. `suffix` tags the rows of a second mode ("+nomemalloc"), which
 /// reuses the copy time measured in the first (`known_copy_ms`) instead of measuring it again.
 fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_copy_ms: Option<f64>) -> Vec<Row> {
+    let start = load::Counters::now();
+    let rows = run_case_unwatched(bench, options, case, suffix, known_copy_ms);
+    let others = start.zip(load::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
+    if let Some(cores) = others.filter(|&cores| cores > load::SUSPECT_CORES) {
+        println!("  WARNING: other processes kept {cores:.2} cores busy during this case: its timings are suspect");
+        bench.suspect_cases.borrow_mut().push((format!("{}{suffix}", case.label()), cores));
+    }
+    rows
+}
+
+fn run_case_unwatched(
+    bench: &Bench,
+    options: &Options,
+    case: &Case,
+    suffix: &str,
+    known_copy_ms: Option<f64>,
+) -> Vec<Row> {
     println!("{}", report::case_header(case));
     let prepared = match prepare(bench, case) {
         Ok(prepared) => prepared,

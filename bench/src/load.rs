@@ -1,0 +1,89 @@
+//! How busy other processes keep the machine while the bench runs. The load average cannot tell: it counts
+//! the bench's own threads. Linux's CPU counters can: all busy time minus this process's own (its threads and
+//! its waited-for children).
+
+/// Busy cores from elsewhere above which a measurement is reported as suspect: a tenth of a core is about what
+/// the kernel's own threads and a shell cost.
+pub const SUSPECT_CORES: f64 = 0.1;
+
+/// CPU counters at one moment, in clock ticks.
+#[derive(Clone, Copy)]
+pub struct Counters {
+    /// Busy ticks of all CPUs together.
+    busy: u64,
+    /// All ticks of all CPUs together, idle included.
+    total: u64,
+    /// Ticks of this process and its waited-for children.
+    own: u64,
+    cpus: u64,
+}
+
+impl Counters {
+    /// None where /proc is missing or unreadable (not Linux).
+    pub fn now() -> Option<Self> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let own = std::fs::read_to_string("/proc/self/stat").ok()?;
+        parse(&stat, &own)
+    }
+
+    /// Cores that other processes kept busy on average between `earlier` and now (now being `self`).
+    pub fn others_busy_cores_since(&self, earlier: &Counters) -> Option<f64> {
+        let elapsed_per_cpu = self.total.checked_sub(earlier.total)? as f64 / self.cpus.max(1) as f64;
+        if elapsed_per_cpu <= 0.0 {
+            return None;
+        }
+        let busy = self.busy.checked_sub(earlier.busy)? as f64;
+        let own = self.own.checked_sub(earlier.own)? as f64;
+        Some(((busy - own) / elapsed_per_cpu).max(0.0))
+    }
+}
+
+fn parse(stat: &str, own: &str) -> Option<Counters> {
+    let cpu_line = stat.lines().find(|line| line.starts_with("cpu "))?;
+    let ticks: Vec<u64> = cpu_line.split_whitespace().skip(1).map(|t| t.parse().ok()).collect::<Option<_>>()?;
+    // user nice system idle iowait irq softirq steal [guest guest_nice]: guest time is already in user.
+    let field = |i: usize| ticks.get(i).copied().unwrap_or(0);
+    let busy = field(0) + field(1) + field(2) + field(5) + field(6);
+    let total = busy + field(3) + field(4) + field(7);
+    let cpus = stat.lines().filter(|line| line.starts_with("cpu") && !line.starts_with("cpu ")).count() as u64;
+    // After the command name in parentheses (which may hold spaces): state is field 3, utime..cstime 14..17.
+    let after_name = own.rsplit_once(')')?.1;
+    let own_fields: Vec<&str> = after_name.split_whitespace().collect();
+    let own_ticks = (11..15).map(|i| own_fields.get(i)?.parse::<u64>().ok()).sum::<Option<u64>>()?;
+    Some(Counters { busy, total, own: own_ticks, cpus })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stat(user: u64, idle: u64) -> String {
+        format!("cpu  {user} 0 0 {idle} 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0 0 0\n")
+    }
+
+    fn own(utime: u64) -> String {
+        format!("42 (fftx bench) R 1 42 42 0 -1 4194304 10 0 0 0 {utime} 0 0 0 20 0 3 0 100 0 0")
+    }
+
+    #[test]
+    fn busy_time_that_is_not_this_processes_counts_as_other_load() {
+        let start = parse(&stat(1000, 1000), &own(500)).unwrap();
+        // 200 ticks per CPU pass; this process uses 100 busy ticks, someone else 200: one core.
+        let end = parse(&stat(1300, 1100), &own(600)).unwrap();
+        let cores = end.others_busy_cores_since(&start).unwrap();
+        assert!((cores - 1.0).abs() < 1e-9, "{cores}");
+    }
+
+    #[test]
+    fn a_machine_busy_only_with_this_process_has_no_other_load() {
+        let start = parse(&stat(1000, 1000), &own(500)).unwrap();
+        let end = parse(&stat(1400, 1000), &own(900)).unwrap();
+        assert_eq!(end.others_busy_cores_since(&start), Some(0.0));
+    }
+
+    #[test]
+    fn unreadable_counters_give_no_figure() {
+        assert!(parse("intr 1 2 3", &own(5)).is_none());
+        assert!(parse(&stat(1, 1), "42 (no fields").is_none());
+    }
+}
