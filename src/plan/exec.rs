@@ -6,7 +6,6 @@ use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, F
 use crate::codegen::{KernelSource, KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
-use crate::planner::transpose::TransposeProblem;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
 use crate::runtime::cache::Lookup;
 use crate::runtime::cl::{RawEvent, RawMem};
@@ -40,7 +39,7 @@ pub struct Baked {
     pre_callback: Option<CallbackPass>,
     post_callback: Option<CallbackPass>,
     /// The transpose that follows the transform in place when its result is transposed.
-    transpose_after: Option<TransposeProblem>,
+    transpose_after: Option<transpose::Prepared>,
     /// Until the first launch: the disk-cache writes of the programs the bake built may be pending, and the
     /// launch waits for every pending write, those among them (`cache::wait_for_writes`), so that none
     /// compiles alongside the transform.
@@ -221,7 +220,6 @@ impl Baked {
                 ),
             );
         }
-        let transpose_after = settings.in_place_transpose();
         let in_bytes = plane_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C);
         let out_bytes = plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R);
         check_allocatable(&device, in_bytes.max(out_bytes), "its data")?;
@@ -368,6 +366,10 @@ impl Baked {
                 },
             });
         }
+        let transpose_after = match settings.in_place_transpose() {
+            Some(problem) => Some(transpose::prepare(&context, queue, &problem)?),
+            None => None,
+        };
         let baked = Baked {
             device: device.id,
             context,
@@ -388,9 +390,6 @@ impl Baked {
             transpose_after,
             first_launch: true,
         };
-        if let Some(t) = &baked.transpose_after {
-            transpose::prepare(&baked.context, queue, t)?;
-        }
         crate::log!(Topic::Info, "baked in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
         Ok(baked)
     }
@@ -521,7 +520,7 @@ impl Baked {
             _ => done,
         };
         let last = match &self.transpose_after {
-            Some(t) => transpose::enqueue(&self.context, queue, t, input, input, &[last.raw()])?,
+            Some(t) => t.enqueue(&self.context, queue, input, &[last.raw()])?,
             None => last,
         };
         self.last_run = Some(last.clone());

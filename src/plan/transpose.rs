@@ -79,10 +79,24 @@ fn baked(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result
     Ok(baked)
 }
 
-/// Bakes the transpose `problem` for `queue` (of `context`) ahead of its first `enqueue`, so that a plan
+/// A baked transpose held by the plan whose result it transposes: its launches need no lookup in the shared
+/// cache, and no eviction from that cache can make them bake again (and perhaps fail) at a launch.
+pub struct Prepared {
+    problem: TransposeProblem,
+    baked: Arc<Mutex<Baked>>,
+}
+
+/// Bakes the transpose `problem` for `queue` (of `context`) ahead of its first launch, so that a plan
 /// running it fails at its own bake, not at its launch.
-pub fn prepare(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<()> {
-    baked(context, queue, problem).map(drop)
+pub fn prepare(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<Prepared> {
+    Ok(Prepared { problem: *problem, baked: baked(context, queue, problem)? })
+}
+
+impl Prepared {
+    /// Enqueues the transpose on `queue`, of the context and device it was prepared for, as `enqueue` does.
+    pub fn enqueue(&self, context: &Context, queue: &Queue, input: &[RawMem], wait: &[RawEvent]) -> Result<Event> {
+        enqueue_baked(context, queue, &self.problem, &self.baked, input, input, wait)
+    }
 }
 
 /// Enqueues the transpose `problem` on `queue` (of `context`) after `wait`: `input` (and `output` when out of
@@ -96,12 +110,24 @@ pub fn enqueue(
     output: &[RawMem],
     wait: &[RawEvent],
 ) -> Result<Event> {
-    let planes = if problem.planar { 2 } else { 1 };
-    let output = if problem.in_place { input } else { output };
     if queue.context()? != context.raw() {
         return fail(ErrorKind::InvalidContext, "the queue belongs to another context");
     }
     let shared = baked(context, queue, problem)?;
+    enqueue_baked(context, queue, problem, &shared, input, output, wait)
+}
+
+fn enqueue_baked(
+    context: &Context,
+    queue: &Queue,
+    problem: &TransposeProblem,
+    shared: &Mutex<Baked>,
+    input: &[RawMem],
+    output: &[RawMem],
+    wait: &[RawEvent],
+) -> Result<Event> {
+    let planes = if problem.planar { 2 } else { 1 };
+    let output = if problem.in_place { input } else { output };
     let baked = shared.lock().unwrap_or_else(|e| e.into_inner());
     let mut places = Vec::with_capacity(2 * planes);
     for (what, given) in [("input", input), ("output", output)] {
