@@ -192,9 +192,9 @@ fn even_r2c_lengths_pair_their_transforms() {
 
 /// 64 points (and 256 single points with 16-lane float vectors) run in registers as one complex FFT of two
 /// transforms, x + i y, like odd lengths: odd counts (the middle transform in two pairs), partial slots, in
-/// place, planar, along an outer axis of 2D, with redundant imaginary parts; C2R from 8 MiB of output
-/// streams its stores (an odd count's lone transform too), and so does R2C where a vector is a whole line
-/// (256 single, 64 double), its rows carried onto the vector grid: pair counts whose second spectrum starts
+/// place, planar, along an outer axis of 2D, with redundant imaginary parts; from 8 MiB of output, where a
+/// vector is a whole line (256 single, 64 double), C2R streams its stores (an odd count's lone transform
+/// too), and so does R2C, its rows carried onto the vector grid: pair counts whose second spectrum starts
 /// off the grid and whose last slot is a part one, even and odd (a lone twin).
 #[test]
 fn square_lengths_pair_in_registers() {

@@ -527,8 +527,17 @@ impl StockhamKernel {
         let whole = match self.out_kind {
             ElementKind::Complex if !self.out_planar => vw,
             ElementKind::RealPairs { half: 1 } => 2 * vw,
-            // A twin merge in registers stores each output's rows as vectors of reals (OUT_PAIRS_APART).
-            ElementKind::RealPairs { half } if half % vw == 0 && self.rows_in_registers() => vw,
+            // A twin merge in registers stores each output's rows as vectors of reals (OUT_PAIRS_APART), the two
+            // outputs' in turn. Only whole 64-byte lines stream, as for `twin_run_carry`: on PoCL (AMD EPYC,
+            // AVX2), C2R single 64 (vectors of 8 lanes, half lines) took 2.99 and 3.15 ms a kernel streamed
+            // against 2.46 and 2.34 not (medians of 37), while double 64 (whole lines) took 9.9 and 9.6 against
+            // 13.3 and 14.3 (FFTX_LOG=steps). When 2f52477 let half lines stream, they had gained 2% (1.32 ->
+            // 1.29 ms) on the AVX-512 machine of the time.
+            ElementKind::RealPairs { half }
+                if half % vw == 0 && self.rows_in_registers() && vw * self.precision.real_bytes() == LINE_BYTES =>
+            {
+                vw
+            }
             _ => return false,
         };
         let aligned_from = |first: usize| self.batch.iter().skip(first).all(|d| d.out_stride % whole == 0);
