@@ -7,7 +7,7 @@ mod clfft;
 mod data;
 mod dl;
 mod fftw;
-mod load;
+mod machine;
 mod measure;
 mod opencl;
 mod plot;
@@ -197,9 +197,10 @@ fn run(options: &Options) -> Result<(), String> {
     let mut fftw_single = if wants_fftw(Precision::Single) { load_fftw(Element::F32) } else { None };
     let mut fftw_double = if wants_fftw(Precision::Double) { load_fftw(Element::F64) } else { None };
     if let Some(folder) = &options.fftw_wisdom {
-        std::fs::create_dir_all(folder).map_err(|e| format!("--fftw-wisdom {}: {e}", folder.display()))?;
+        let folder = folder.join(machine::cpu_key());
+        std::fs::create_dir_all(&folder).map_err(|e| format!("--fftw-wisdom {}: {e}", folder.display()))?;
         for fftw in [&mut fftw_single, &mut fftw_double].into_iter().flatten() {
-            println!("{}", fftw.keep_wisdom_in(folder)?);
+            println!("{}", fftw.keep_wisdom_in(&folder)?);
         }
     }
     // The reference loads whatever --only says; without long double it falls back to double.
@@ -236,7 +237,7 @@ fn run(options: &Options) -> Result<(), String> {
         reference,
         suspect_cases: RefCell::new(Vec::new()),
     };
-    let run_start = load::Counters::now();
+    let run_start = machine::Counters::now();
     let rows = if options.nomemalloc {
         run_nomemalloc(&bench, options)?
     } else {
@@ -281,8 +282,9 @@ fn load_average() -> String {
 }
 
 /// What other processes took of the machine over the whole run, and the cases whose timings they made suspect.
-fn other_load_report(run_start: Option<load::Counters>, suspect_cases: &[(String, f64)]) -> String {
-    let whole_run = run_start.zip(load::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
+fn other_load_report(run_start: Option<machine::Counters>, suspect_cases: &[(String, f64)]) -> String {
+    let whole_run =
+        run_start.zip(machine::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
     let Some(cores) = whole_run else {
         return "other processes: unknown (no /proc counters)\n".into();
     };
@@ -292,7 +294,7 @@ fn other_load_report(run_start: Option<load::Counters>, suspect_cases: &[(String
             out,
             "WARNING: timings of {} case(s) are suspect: other processes kept more than {} cores busy during them:",
             suspect_cases.len(),
-            load::SUSPECT_CORES
+            machine::SUSPECT_CORES
         );
         for (label, cores) in suspect_cases {
             let _ = writeln!(out, "  {label}: {cores:.2} cores");
@@ -399,10 +401,10 @@ fn prepare(bench: &Bench, case: &Case) -> Result<Prepared, String> {
 /// Every selected implementation on one case. `suffix` tags the rows of a second mode ("+nomemalloc"), which
 /// reuses the copy time measured in the first (`known_copy_ms`) instead of measuring it again.
 fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_copy_ms: Option<f64>) -> Vec<Row> {
-    let start = load::Counters::now();
+    let start = machine::Counters::now();
     let rows = run_case_unwatched(bench, options, case, suffix, known_copy_ms);
-    let others = start.zip(load::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
-    if let Some(cores) = others.filter(|&cores| cores > load::SUSPECT_CORES) {
+    let others = start.zip(machine::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
+    if let Some(cores) = others.filter(|&cores| cores > machine::SUSPECT_CORES) {
         println!("  WARNING: other processes kept {cores:.2} cores busy during this case: its timings are suspect");
         bench.suspect_cases.borrow_mut().push((format!("{}{suffix}", case.label()), cores));
     }

@@ -1,6 +1,10 @@
-//! How busy other processes keep the machine while the bench runs. The load average cannot tell: it counts
-//! the bench's own threads. Linux's CPU counters can: all busy time minus this process's own (its threads and
-//! its waited-for children).
+//! What the bench knows of the machine it runs on.
+//!
+//! How busy other processes keep it while the bench runs: the load average cannot tell, as it counts the
+//! bench's own threads; Linux's CPU counters can: all busy time minus this process's own (its threads and its
+//! waited-for children).
+//!
+//! A name for its CPU, under which FFTW's wisdom is kept: wisdom does not record where it was measured.
 
 /// Busy cores from elsewhere above which a measurement is reported as suspect: a tenth of a core is about what
 /// the kernel's own threads and a shell cost.
@@ -36,6 +40,32 @@ impl Counters {
         let own = self.own.checked_sub(earlier.own)? as f64;
         Some(((busy - own) / elapsed_per_cpu).max(0.0))
     }
+}
+
+/// This machine's CPU as a file name: its model, its logical CPUs, and a hash of its instruction-set flags and
+/// cache size, since one model name can cover different machines ("AMD EPYC" with AVX2 only, or AVX-512).
+pub fn cpu_key() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    cpu_key_of(&cpuinfo, std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+fn cpu_key_of(cpuinfo: &str, cpus: usize) -> String {
+    let field = |name: &str| {
+        cpuinfo
+            .lines()
+            .filter_map(|line| line.split_once(':'))
+            .find(|(key, _)| key.trim() == name)
+            .map(|(_, v)| v.trim())
+    };
+    let model: String = field("model name")
+        .unwrap_or("unknown-cpu")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let features = format!("{} / {}", field("flags").unwrap_or(""), field("cache size").unwrap_or(""));
+    // FNV-1a: stable from one build to the next, unlike the standard library's hasher.
+    let hash = features.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    format!("{}-{cpus}cpus-{:08x}", model.trim_matches('-'), hash as u32)
 }
 
 fn parse(stat: &str, own: &str) -> Option<Counters> {
@@ -79,6 +109,19 @@ mod tests {
         let start = parse(&stat(1000, 1000), &own(500)).unwrap();
         let end = parse(&stat(1400, 1000), &own(900)).unwrap();
         assert_eq!(end.others_busy_cores_since(&start), Some(0.0));
+    }
+
+    #[test]
+    fn cpus_of_one_model_with_other_instruction_sets_get_other_keys() {
+        let info =
+            |flags: &str| format!("processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: {flags}\ncache size\t: 512 KB\n");
+        let avx2 = cpu_key_of(&info("fpu sse2 avx2"), 2);
+        assert_eq!(avx2, cpu_key_of(&info("fpu sse2 avx2"), 2));
+        assert!(avx2.starts_with("AMD-EPYC-2cpus-"), "{avx2}");
+        assert!(avx2.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'), "{avx2}");
+        assert_ne!(avx2, cpu_key_of(&info("fpu sse2 avx2 avx512f"), 2));
+        assert_ne!(avx2, cpu_key_of(&info("fpu sse2 avx2"), 4));
+        assert!(cpu_key_of("", 1).starts_with("unknown-cpu-1cpus-"));
     }
 
     #[test]
