@@ -1,7 +1,8 @@
 /* The same random clFFT plans through whichever libclFFT.so.2 the loader finds, every status and buffer
  * written to a file: scripts/clfft-differential runs it against clFFT 2.12 and fftx and compares the two.
  * Usage: clfft_differential CASES SEED OUT. Input buffers are random; output buffers start as 12345.0, so
- * what a library leaves unwritten is compared too. C2R input is random, not Hermitian. */
+ * what a library leaves unwritten is compared too. C2R input is made Hermitian (hermitian() below): a
+ * C2R of other input has no defined result. */
 #include <clFFT.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,27 @@
 #include <math.h>
 static unsigned long long st = 88172645463325252ULL;
 static unsigned rnd(unsigned n) { st ^= st << 13; st ^= st >> 7; st ^= st << 17; return (unsigned)(st % n); }
+/* Makes the half spectra of a C2R input Hermitian, as the R2C of real data gives them: along the columns
+ * k0 = 0 and k0 = N0 / 2 (N0 even), which hold the values whose mirrors the half spectrum also holds,
+ * X[k0, k1, k2] = conj(X[k0, -k1, -k2]) (the DC and such self-mirrored values then real). re and im are the
+ * two planes, or one interleaved plane and its imaginary parts one further (step 2). */
+static void hermitian(double *re, double *im, size_t step, const size_t *len, const size_t *cs, size_t cdist,
+                      int batch) {
+  size_t cols[2] = {0, len[0] / 2};
+  int ncols = len[0] % 2 == 0 ? 2 : 1;
+  for (int b = 0; b < batch; b++)
+    for (int c = 0; c < ncols; c++)
+      for (size_t k2 = 0; k2 < len[2]; k2++)
+        for (size_t k1 = 0; k1 < len[1]; k1++) {
+          size_t m1 = (len[1] - k1) % len[1], m2 = (len[2] - k2) % len[2];
+          if (m2 * len[1] + m1 < k2 * len[1] + k1) continue;
+          size_t x = step * (b * cdist + cols[c] * cs[0] + k1 * cs[1] + k2 * cs[2]);
+          size_t y = step * (b * cdist + cols[c] * cs[0] + m1 * cs[1] + m2 * cs[2]);
+          double r = (re[x] + re[y]) / 2, i = (im[x] - im[y]) / 2;
+          re[x] = re[y] = r; im[x] = i; im[y] = -i;
+        }
+}
+
 int main(int argc, char **argv) {
   int cases = atoi(argv[1]); st ^= strtoull(argv[2], 0, 10); FILE *out = fopen(argv[3], "wb");
   cl_platform_id p; cl_device_id d; clGetPlatformIDs(1, &p, 0); clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, 0);
@@ -42,10 +64,19 @@ int main(int argc, char **argv) {
     }
     int s_bake = clfftBakePlan(h, 1, &q, 0, 0);
     size_t es = dbl ? 8 : 4, cap = 2 * (total * 2 + 1024) * batch + 4096; /* scalars per plane, generous */
-    double *host = malloc(cap * 8); void *buf = malloc(cap * es);
+    double *host = malloc(cap * 8), *given[2] = {malloc(cap * 8), malloc(cap * 8)}; void *buf = malloc(cap * es);
     cl_mem in[2], o[2];
+    for (int pl = 0; pl < 2; pl++)
+      for (size_t i = 0; i < cap; i++) given[pl][i] = (double)rnd(20001) / 10000.0 - 1.0;
+    if (kind == 2) {
+      /* Unless set, the strides and distance stay those clfftCreateDefaultPlan packs from the lengths. */
+      size_t ds[3] = {1, len[0], len[0] * len[1]}, *s = setstrides || inplace ? cs : ds;
+      size_t dist = setstrides || inplace ? cdist : total;
+      if (li == CLFFT_HERMITIAN_PLANAR) hermitian(given[0], given[1], 1, len, s, dist, batch);
+      else hermitian(given[0], given[0] + 1, 2, len, s, dist, batch);
+    }
     for (int pl = 0; pl < 2; pl++) {
-      for (size_t i = 0; i < cap; i++) { double v = (double)rnd(20001) / 10000.0 - 1.0; if (dbl) ((double *)buf)[i] = v; else ((float *)buf)[i] = (float)v; }
+      for (size_t i = 0; i < cap; i++) { if (dbl) ((double *)buf)[i] = given[pl][i]; else ((float *)buf)[i] = (float)given[pl][i]; }
       in[pl] = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, cap * es, buf, 0);
       for (size_t i = 0; i < cap; i++) { if (dbl) ((double *)buf)[i] = 12345.0; else ((float *)buf)[i] = 12345.0f; }
       o[pl] = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, cap * es, buf, 0);
@@ -63,7 +94,7 @@ int main(int argc, char **argv) {
       }
     }
     for (int pl = 0; pl < 2; pl++) { clReleaseMemObject(in[pl]); clReleaseMemObject(o[pl]); }
-    free(host); free(buf); clfftDestroyPlan(&h);
+    free(host); free(given[0]); free(given[1]); free(buf); clfftDestroyPlan(&h);
   }
   clfftTeardown(); fclose(out); return 0;
 }

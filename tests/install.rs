@@ -4,7 +4,8 @@
 //!   planar and interleaved;
 //! - a cuFFT-style program built with `pkg-config --cflags --libs fftx` runs;
 //! - a clFFT program built with `-lclFFT` against the installed compatibility names runs on fftx;
-//! - CMake's `find_package(fftx)` gives a target a program links with.
+//! - CMake's `find_package(fftx)` gives a target a program links with;
+//! - random clFFT plans give the same statuses and results on fftx as on Debian's clFFT.
 
 use once_cell::sync::Lazy;
 use std::fs;
@@ -47,15 +48,19 @@ fn lib_dir() -> PathBuf {
     PREFIX.join("lib")
 }
 
+/// The tests' kernel cache.
+fn test_cache() -> PathBuf {
+    std::env::var_os("FFTX_CACHE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repository().join("target").join("fftx-test-cache"))
+}
+
 /// Runs a program with the installed library first on the loader's path and the test kernel cache.
 fn run(program: &Path, args: &[&str], extra_env: &[(&str, &str)]) -> Output {
-    let cache = std::env::var_os("FFTX_CACHE_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repository().join("target").join("fftx-test-cache"));
     let output = Command::new(program)
         .args(args)
         .env("LD_LIBRARY_PATH", lib_dir())
-        .env("FFTX_CACHE_DIR", cache)
+        .env("FFTX_CACHE_DIR", test_cache())
         .envs(extra_env.iter().copied())
         .output()
         .expect("start the program");
@@ -240,4 +245,25 @@ fn debian_clfft_client_passes_real_to_complex() {
 #[test]
 fn debian_clfft_client_passes_complex_to_real() {
     client_passes(&[(3, 5), (4, 5)]);
+}
+
+/// Random clFFT plans (`c-tests/clfft_differential.c`: 1D-3D c2c, r2c and c2r, both precisions, layouts,
+/// placements, batches, strides, transposed results) give the same statuses and results, unwritten memory
+/// included, on Debian's clFFT 2.12 and on fftx, save where clFFT refuses a transposed result that fftx
+/// computes (`scripts/clfft-differential`).
+#[test]
+fn random_plans_agree_with_debians_clfft() {
+    let output = Command::new(repository().join("scripts/clfft-differential"))
+        .args(["40", "2"])
+        .env("FFTX_LIB", built_library())
+        .env("FFTX_CACHE_DIR", test_cache())
+        .output()
+        .expect("run scripts/clfft-differential");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("0 of 40 plans differ"),
+        "scripts/clfft-differential 40 2 ({}):\n{stdout}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
