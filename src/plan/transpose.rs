@@ -117,6 +117,7 @@ pub fn enqueue(
     enqueue_baked(context, queue, problem, &shared, input, output, wait)
 }
 
+/// `enqueue` with the baked transpose in hand.
 fn enqueue_baked(
     context: &Context,
     queue: &Queue,
