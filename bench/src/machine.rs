@@ -42,6 +42,11 @@ impl Counters {
     }
 }
 
+/// Cores that other processes kept busy on average since `start`, where the counters could be read.
+pub fn others_busy_cores_since(start: Option<Counters>) -> Option<f64> {
+    start.zip(Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start))
+}
+
 /// This machine's CPU as a file name: its model, its logical CPUs, and a hash of its instruction-set flags and
 /// cache size, since one model name can cover different machines ("AMD EPYC" with AVX2 only, or AVX-512).
 pub fn cpu_key() -> String {

@@ -283,9 +283,7 @@ fn load_average() -> String {
 
 /// What other processes took of the machine over the whole run, and the cases whose timings they made suspect.
 fn other_load_report(run_start: Option<machine::Counters>, suspect_cases: &[(String, f64)]) -> String {
-    let whole_run =
-        run_start.zip(machine::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
-    let Some(cores) = whole_run else {
+    let Some(cores) = machine::others_busy_cores_since(run_start) else {
         return "other processes: unknown (no /proc counters)\n".into();
     };
     let mut out = format!("other processes kept {cores:.2} cores busy on average during the run\n");
@@ -399,11 +397,12 @@ fn prepare(bench: &Bench, case: &Case) -> Result<Prepared, String> {
 }
 
 /// Every selected implementation on one case. `suffix` tags the rows of a second mode ("+nomemalloc"), which
-/// reuses the copy time measured in the first (`known_copy_ms`) instead of measuring it again.
+/// reuses the copy time measured in the first (`known_copy_ms`) instead of measuring it again. Warns when
+/// other processes kept the machine busy meanwhile.
 fn run_case(bench: &Bench, options: &Options, case: &Case, suffix: &str, known_copy_ms: Option<f64>) -> Vec<Row> {
     let start = machine::Counters::now();
     let rows = run_case_unwatched(bench, options, case, suffix, known_copy_ms);
-    let others = start.zip(machine::Counters::now()).and_then(|(start, end)| end.others_busy_cores_since(&start));
+    let others = machine::others_busy_cores_since(start);
     if let Some(cores) = others.filter(|&cores| cores > machine::SUSPECT_CORES) {
         println!("  WARNING: other processes kept {cores:.2} cores busy during this case: its timings are suspect");
         bench.suspect_cases.borrow_mut().push((format!("{}{suffix}", case.label()), cores));
