@@ -1,8 +1,8 @@
 /* The same random clFFT plans through whichever libclFFT.so.2 the loader finds, every status and buffer
  * written to a file: scripts/clfft-differential runs it against clFFT 2.12 and fftx and compares the two.
  * Usage: clfft_differential CASES SEED OUT. Input buffers are random; output buffers start as 12345.0, so
- * what a library leaves unwritten is compared too. C2R input is made Hermitian (hermitian() below): a
- * C2R of other input has no defined result. */
+ * what a library leaves unwritten is compared too. Every third plan sets its scale. C2R input is made
+ * Hermitian (hermitian() below): a C2R of other input has no defined result. */
 #include <clFFT.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +58,9 @@ int main(int argc, char **argv) {
     clfftSetResultLocation(h, inplace ? CLFFT_INPLACE : CLFFT_OUTOFPLACE);
     clfftSetPlanBatchSize(h, batch);
     if (transposed) clfftSetPlanTransposeResult(h, CLFFT_TRANSPOSED);
+    /* Every third plan scales its direction; from the case number, so that the random draws stay as they were. */
+    float scale = k % 3 == 1 ? 0.25f * (float)(1 + k % 5) : 0.0f;
+    if (scale) clfftSetPlanScale(h, (clfftDirection)dir, scale);
     if (kind != 0 && (setstrides || inplace)) {
       if (kind == 1) { clfftSetPlanInStride(h, dim, rs); clfftSetPlanOutStride(h, dim, cs); clfftSetPlanDistance(h, rdist, cdist); }
       else { clfftSetPlanInStride(h, dim, cs); clfftSetPlanOutStride(h, dim, rs); clfftSetPlanDistance(h, cdist, rdist); }
@@ -83,8 +86,8 @@ int main(int argc, char **argv) {
     }
     int s_enq = -1;
     if (s_bake == 0) { cl_event e; s_enq = clfftEnqueueTransform(h, dir, 1, &q, 0, 0, &e, in, inplace ? 0 : o, 0); clFinish(q); }
-    fprintf(out, "case %d dim %d len %zu %zu %zu %s kind %d inplace %d batch %d li %d lo %d dir %d setstrides %d transposed %d status %d %d %d %d\n",
-            k, dim, len[0], len[1], len[2], dbl ? "double" : "single", kind, inplace, batch, li, lo, dir, setstrides, transposed, s_create, s_layout, s_bake, s_enq);
+    fprintf(out, "case %d dim %d len %zu %zu %zu %s kind %d inplace %d batch %d li %d lo %d dir %d setstrides %d scale %g transposed %d status %d %d %d %d\n",
+            k, dim, len[0], len[1], len[2], dbl ? "double" : "single", kind, inplace, batch, li, lo, dir, setstrides, scale, transposed, s_create, s_layout, s_bake, s_enq);
     if (s_enq == 0) {
       cl_mem *res = inplace ? in : o;
       for (int pl = 0; pl < 2; pl++) {
