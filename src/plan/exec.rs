@@ -520,7 +520,9 @@ impl Baked {
             _ => done,
         };
         let last = match &self.transpose_after {
-            Some(t) => t.enqueue(&self.context, queue, input, &[last.raw()])?,
+            // In place, without a post-callback (refused with a transposed result): `outputs` are the caller's
+            // planes, checked above.
+            Some(t) => t.enqueue(queue, outputs, out_size, &[last.raw()])?,
             None => last,
         };
         self.last_run = Some(last.clone());

@@ -93,9 +93,18 @@ pub fn prepare(context: &Context, queue: &Queue, problem: &TransposeProblem) -> 
 }
 
 impl Prepared {
-    /// Enqueues the transpose on `queue`, of the context and device it was prepared for, as `enqueue` does.
-    pub fn enqueue(&self, context: &Context, queue: &Queue, input: &[RawMem], wait: &[RawEvent]) -> Result<Event> {
-        enqueue_baked(context, queue, &self.problem, &self.baked, input, input, wait)
+    /// Enqueues the transpose on `queue` after `wait`, in place over `planes`, which the plan running it has
+    /// checked (its context, planes disjoint, at least `size` bytes each): they are not queried again.
+    pub fn enqueue(&self, queue: &Queue, planes: [RawMem; 2], size: usize, wait: &[RawEvent]) -> Result<Event> {
+        let baked = self.baked.lock().unwrap_or_else(|e| e.into_inner());
+        // A planner mistake must never become an out-of-bounds write in the caller's memory.
+        if size < baked.plane_bytes {
+            return fail(
+                ErrorKind::Bugcheck,
+                format!("the transpose reaches {} bytes of a {size}-byte buffer", baked.plane_bytes),
+            );
+        }
+        launch(queue, &self.problem, &baked, planes, planes, wait)
     }
 }
 
@@ -114,19 +123,6 @@ pub fn enqueue(
         return fail(ErrorKind::InvalidContext, "the queue belongs to another context");
     }
     let shared = baked(context, queue, problem)?;
-    enqueue_baked(context, queue, problem, &shared, input, output, wait)
-}
-
-/// `enqueue` with the baked transpose in hand.
-fn enqueue_baked(
-    context: &Context,
-    queue: &Queue,
-    problem: &TransposeProblem,
-    shared: &Mutex<Baked>,
-    input: &[RawMem],
-    output: &[RawMem],
-    wait: &[RawEvent],
-) -> Result<Event> {
     let planes = if problem.planar { 2 } else { 1 };
     let output = if problem.in_place { input } else { output };
     let baked = shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -160,10 +156,20 @@ fn enqueue_baked(
             return fail(ErrorKind::InvalidArgValue, format!("the {} overlaps the {}", a.0, b.0));
         }
     }
-    let planes_of = |b: BufRef| -> [RawMem; 2] {
-        let given = if b == BufRef::Input { input } else { output };
-        [given[0], given[planes - 1]]
-    };
+    let planes_of = |given: &[RawMem]| [given[0], given[planes - 1]];
+    launch(queue, problem, &baked, planes_of(input), planes_of(output), wait)
+}
+
+/// Binds the checked `input` and `output` planes to the baked kernels and enqueues them after `wait`.
+fn launch(
+    queue: &Queue,
+    problem: &TransposeProblem,
+    baked: &Baked,
+    input: [RawMem; 2],
+    output: [RawMem; 2],
+    wait: &[RawEvent],
+) -> Result<Event> {
+    let planes_of = |b: BufRef| if b == BufRef::Input { input } else { output };
     let one = real_arg(problem.precision, 1.0);
     let steps =
         baked.launches.iter().map(|launch| launch.bind(planes_of(launch.src), planes_of(launch.dst), [one; 3], [0; 2]));
