@@ -103,7 +103,8 @@
  *                                 frequency, PASS_IN_PLACE): one work-item per slot, nothing fused into them
  *                                 but a twin split or an R2C post-process on the store, which read X_k from
  *                                 DIF_POSITION(k), an odd twin merge on the load, which loads Y_n at element
- *                                 N - n, or a C2R pre-process (row pairs too) before them
+ *                                 N - n, a C2R pre-process (row pairs too) before them, or a complex DFT
+ *                                 across the lanes (LANES_DFT_OUT), which reads X_k from DIF_POSITION(k) too
  *   LOCAL_BUFFERS                 2, or 1 with IN_PLACE_PASSES unless a C2R pre-process loads into the second
  *                                 or an R2C post-process gathers its packed rows there
  *   LIVE_LANES                    transforms per slot: VW, or fewer parts of a LANES_DFT_OUT transform, the
@@ -396,8 +397,8 @@
 #define PASSES_DOWN(F) CAT(PASSES_DOWN_, NPASS)(F)
 
 #if IN_PLACE_PASSES
-#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE && REAL_STAGE != STAGE_C2R_PRE && REAL_STAGE != STAGE_R2C_POST && REAL_STAGE != STAGE_C2R_PRE_PAIRS) || MID_MUL || LANES_DFT_IN || LANES_DFT_OUT || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
-#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split or merge or a real pre- or post-process"
+#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE && REAL_STAGE != STAGE_C2R_PRE && REAL_STAGE != STAGE_R2C_POST && REAL_STAGE != STAGE_C2R_PRE_PAIRS) || MID_MUL || LANES_DFT_IN || (LANES_DFT_OUT && REAL_STAGE != STAGE_NONE) || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
+#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split or merge, a real pre- or post-process, or a complex DFT across the lanes on the store"
 #endif
 #if LOCAL_BUFFERS == 1 && (PACKED_ROWS || REAL_STAGE == STAGE_C2R_PRE)
 #error "packed rows gather in a second buffer, and the C2R pre-process loads into one"

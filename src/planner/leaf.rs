@@ -426,7 +426,7 @@ pub struct SourceLayout {
 #[derive(Debug, Clone, Copy)]
 pub struct Fusions {
     /// Something other than the real stage runs between or inside the passes (a convolution, a plane, a
-    /// DFT across lanes), so they cannot run in place.
+    /// DFT across lanes on the load or beside a real stage), so they cannot run in place.
     pub into_passes: bool,
     /// A stage works across the lanes, which must then be 8.
     pub across_lanes: bool,
@@ -546,6 +546,13 @@ fn passes_in_place(
 /// 35 against 32-33; 16807 39-40 against 40 and 64 to 256^2 within noise; r2c double 3125 (odd twins)
 /// 2.7-2.8 ms against 3.0-3.1 (min of 20), 2187 2.5-2.6 against 2.6-2.7. Single precision measured slower
 /// in place (1000 65-69 against 74-77, 2187 50-62 against 57-67).
+/// A complex DFT across the lanes on the store (a four-step in one kernel, `fourstep::lanes_dft`) reads the
+/// passes' output wherever they leave it, so its passes run in place as any double leaf's: with a 512 KiB L2
+/// (AMD EPYC, AVX2) its 8 double lanes of 2401 or 2048 points then fit, where two buffers did not and the
+/// four-step ran as two passes. Measured on PoCL there, 2^22 points a run, medians of 10 to 20 in three or
+/// four alternating runs: c2c double 16807 27.4-36.3 ms against 34.9-43.8 as two passes, 16384 27.8-30.0
+/// against 30.9-34.8; r2c double 16807 (then its twin split) 16.1-23.0 against 21.6-24.6, c2r double 16807
+/// 17.7-22.2 against 25.1-26.9.
 /// Real stages: see `passes_in_place`.
 pub fn shape(
     n: usize,
@@ -745,8 +752,10 @@ mod tests {
         // 65536 (1 MiB): the 4096-point pass over 16-row columns narrows, its 4 lanes in one buffer taking
         // half the L2 (`max_lopsided_leaf`); the 16-point rows read wider rows.
         assert_eq!(on(1 << 16, Precision::Double), [(4096, 4), (16, 16)]);
-        // 16807 splits as 7 x 2401 rather than 49 x 343, as 8 lanes in two buffers would have it.
-        assert_eq!(on(16807, Precision::Double), [(2401, 4), (7, 16)]);
+        // 16807 = 7 x 2401 and 16384 = 8 x 2048 run as one kernel whose 8 lanes hold the parts and whose
+        // passes run in place: one buffer of 8 lanes fits where two did not.
+        assert_eq!(on(16807, Precision::Double), [(2401, 8)]);
+        assert_eq!(on(1 << 14, Precision::Double), [(2048, 8)]);
         // 2^20: the pass over 1024-row columns (16 MiB apart) keeps 8 lanes, the pass over rows narrows.
         assert_eq!(on(1 << 20, Precision::Double), [(1024, 8), (1024, 4)]);
     }
