@@ -18,27 +18,26 @@ pub fn is_smooth(mut n: usize) -> bool {
     n == 1
 }
 
-/// Pass radices for a smooth `n`: powers of two in as many radix-16 passes as possible, then the odd primes
-/// (pairs of 3s as radix 9).
+/// Pass radices for a smooth `n`: powers of two in as many passes of radix `max_two` (16 or 8) as possible,
+/// then the odd primes (pairs of 3s as radix 9).
 /// Only radices from `RADICES` appear; n = 1 gives no pass.
-pub fn radices(mut n: usize) -> Vec<usize> {
-    debug_assert!(is_smooth(n));
+pub fn radices(mut n: usize, max_two: usize) -> Vec<usize> {
+    debug_assert!(is_smooth(n) && matches!(max_two, 8 | 16));
     let mut twos = 0;
     while n % 2 == 0 {
         n /= 2;
         twos += 1;
     }
-    let mut out = vec![16; twos / 4];
-    match twos % 4 {
-        3 => out.push(8),
-        2 => out.push(4),
-        // 2^(4q+1) splits as 16^(q-1) * 8 * 4 rather than ending on a radix-2 pass
+    let bits = max_two.trailing_zeros() as usize;
+    let mut out = vec![max_two; twos / bits];
+    match twos % bits {
+        0 => {}
+        // 2^(bits q + 1) ends on two passes (16 * 2 as 8 * 4, 8 * 2 as 4 * 4) rather than on a radix-2 pass
         1 if !out.is_empty() => {
             out.pop();
-            out.extend([8, 4]);
+            out.extend([1 << ((bits + 2) / 2), 1 << ((bits + 1) / 2)]);
         }
-        1 => out.push(2),
-        _ => {}
+        rest => out.push(1 << rest),
     }
     for p in [13, 11, 7, 5, 3] {
         let mut count = 0;
@@ -167,13 +166,19 @@ mod tests {
     #[test]
     fn radices_multiply_back() {
         for n in [1, 2, 8, 32, 64, 512, 1024, 2048, 1000, 2187, 30030, 1 << 20] {
-            let r = radices(n);
-            assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
+            for max_two in [8, 16] {
+                let r = radices(n, max_two);
+                assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
+            }
         }
-        assert_eq!(radices(512), vec![16, 8, 4]);
-        assert_eq!(radices(2), vec![2]);
-        assert_eq!(radices(2187), vec![9, 9, 9, 3]);
-        assert_eq!(radices(18 * 125), vec![2, 5, 5, 5, 9]);
+        assert_eq!(radices(4096, 8), vec![8, 8, 8, 8]);
+        assert_eq!(radices(1024, 8), vec![8, 8, 4, 4]);
+        assert_eq!(radices(2048, 8), vec![8, 8, 8, 4]);
+        assert_eq!(radices(2, 8), vec![2]);
+        assert_eq!(radices(512, 16), vec![16, 8, 4]);
+        assert_eq!(radices(2, 16), vec![2]);
+        assert_eq!(radices(2187, 16), vec![9, 9, 9, 3]);
+        assert_eq!(radices(18 * 125, 16), vec![2, 5, 5, 5, 9]);
     }
 
     #[test]

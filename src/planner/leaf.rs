@@ -216,6 +216,27 @@ pub(super) fn rader_allowed() -> bool {
     !tune().no_rader
 }
 
+/// The largest power-of-two radix of the passes of a leaf with `lanes` lanes and real stage `stage` on
+/// `device`: 16, but 8 for a CPU leaf whose double vectors fill one of the device's registers where those
+/// are narrower than `CPU_LANES` (AVX2: 4 lanes, 16 registers), unless it runs a C2R pre-process. A radix-16
+/// butterfly of such vectors holds 32 of them and spills, where radix 8's 16 mostly stay in registers; wider
+/// vectors spill either way, and fewer passes then pay. Measured on PoCL with AVX2 (AMD EPYC), 2^22 points a
+/// run, medians of 10 to 20 in alternating runs: c2c double 4096 (8 x 8 x 8 x 8) 12.1-14.4 ms against
+/// 14.4-18.0 as 16 x 16 x 16 (the kernel alone, medians of 36: 13.8-14.5 against 15.6-16.0), 256 (8 x 8 x 4)
+/// 9.4-12.0 against 12.6-15.1, 65536 (its 4096-point pass) 21.8-25.0 against 23.0-31.7; r2c double 65536
+/// 10.6-11.7 against 11.4-12.2, r2c 4096's kernel 6.5-6.6 against 6.7-7.6; c2c 512 to 2048 within noise.
+/// The C2R pre-process leaf of c2r double 4096 ran slower with radix 8 (the kernel 8.0-8.4 ms against
+/// 7.4-7.7), so it keeps radix 16.
+pub fn max_power_of_two_radix(device: &DeviceInfo, precision: Precision, lanes: usize, stage: RealStage) -> usize {
+    let native = device.native_width_f64 as usize;
+    let one_register = precision == Precision::Double && native < CPU_LANES && lanes <= native;
+    if is_cpu(device) && one_register && stage != RealStage::C2rPre {
+        8
+    } else {
+        16
+    }
+}
+
 /// The longest transform one kernel handles; longer ones are decomposed.
 pub fn max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
     let natural = natural_max_leaf(device, precision);
@@ -758,6 +779,29 @@ mod tests {
         assert_eq!(on(1 << 14, Precision::Double), [(2048, 8)]);
         // 2^20: the pass over 1024-row columns (16 MiB apart) keeps 8 lanes, the pass over rows narrows.
         assert_eq!(on(1 << 20, Precision::Double), [(1024, 8), (1024, 4)]);
+    }
+
+    #[test]
+    fn double_passes_in_one_avx2_register_take_radix_8() {
+        let avx2 = crate::runtime::DeviceInfo { local_mem_bytes: 512 << 10, native_width_f64: 4, ..test_device::cpu() };
+        let radices = |kind, precision, device: &crate::runtime::DeviceInfo| {
+            let problem = test_device::transform(kind, &[4096], 1024, false, precision);
+            let exec = crate::planner::plan(&problem, device).unwrap();
+            match &exec.steps[..] {
+                [step] => match &step.kernel {
+                    KernelSpec::Stockham(k) => (k.lanes, k.radices.clone()),
+                    other => panic!("not a Stockham pass: {other:?}"),
+                },
+                steps => panic!("{} passes", steps.len()),
+            }
+        };
+        use crate::planner::TransformKind::{C2C, C2R, R2C};
+        assert_eq!(radices(C2C, Precision::Double, &avx2), (4, vec![8, 8, 8, 8]));
+        assert_eq!(radices(R2C, Precision::Double, &avx2), (4, vec![8, 8, 8, 4]));
+        // The C2R pre-process keeps radix 16, as do single precision and 8-wide double vectors.
+        assert_eq!(radices(C2R, Precision::Double, &avx2), (4, vec![16, 16, 8]));
+        assert_eq!(radices(C2C, Precision::Single, &avx2), (8, vec![16, 16, 16]));
+        assert_eq!(radices(C2C, Precision::Double, &test_device::cpu()), (8, vec![16, 16, 16]));
     }
 
     #[test]

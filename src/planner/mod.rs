@@ -544,10 +544,11 @@ impl Ctx<'_> {
         let problem = self.problem;
         let (input, output, batch) = self.physical(&job);
         let n = job.fft.count;
-        let radices = match job.plane_n0 {
-            Some(n0) => [factor::radices(n0), factor::radices(n / n0)].concat(),
-            None => factor::radices(n),
+        let radices_up_to = |max_two| match job.plane_n0 {
+            Some(n0) => [factor::radices(n0, max_two), factor::radices(n / n0, max_two)].concat(),
+            None => factor::radices(n, max_two),
         };
+        let mut radices = radices_up_to(16);
         if radices.iter().product::<usize>() != n {
             return fail(
                 ErrorKind::Bugcheck,
@@ -583,6 +584,10 @@ impl Ctx<'_> {
             stage: job.stage,
         };
         let shape = leaf::shape(n, &radices, transforms, source, fusions, self.device, problem.precision);
+        let max_two = leaf::max_power_of_two_radix(self.device, problem.precision, shape.lanes, job.stage);
+        if max_two != 16 {
+            radices = radices_up_to(max_two);
+        }
         let kernel = StockhamKernel {
             precision: problem.precision,
             n,
