@@ -35,7 +35,8 @@ pub fn radices(mut n: usize, max_two: usize) -> Vec<usize> {
         // 2^(bits q + 1) ends on two passes (16 * 2 as 8 * 4, 8 * 2 as 4 * 4) rather than on a radix-2 pass
         1 if !out.is_empty() => {
             out.pop();
-            out.extend([1 << ((bits + 2) / 2), 1 << ((bits + 1) / 2)]);
+            let high = bits / 2 + 1;
+            out.extend([1 << high, 1 << (bits + 1 - high)]);
         }
         rest => out.push(1 << rest),
     }
