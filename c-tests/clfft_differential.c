@@ -1,8 +1,9 @@
 /* The same random clFFT plans through whichever libclFFT.so.2 the loader finds, every status and buffer
  * written to a file: scripts/clfft-differential runs it against clFFT 2.12 and fftx and compares the two.
  * Usage: clfft_differential CASES SEED OUT. Input buffers are random; output buffers start as 12345.0, so
- * what a library leaves unwritten is compared too. Every third plan sets its scale. C2R input is made
- * Hermitian (hermitian() below): a C2R of other input has no defined result. */
+ * what a library leaves unwritten is compared too. Every third plan sets its scale; every tenth plan is 1D
+ * of 10000 to 2^18 points. C2R input is made Hermitian (hermitian() below): a C2R of other input has no
+ * defined result. */
 #include <clFFT.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,13 @@ int main(int argc, char **argv) {
     int dbl = rnd(2), kind = rnd(3) /*0 c2c 1 r2c 2 c2r*/, inplace = rnd(3) == 0, batch = 1 + rnd(3);
     int planar_in = rnd(2), planar_out = rnd(2), dir = rnd(2) ? CLFFT_FORWARD : CLFFT_BACKWARD;
     int setstrides = rnd(2), transposed = (dim == 2 && kind == 0 && rnd(4) == 0);
+    /* Every tenth plan is 1D of a long length instead (four-steps and their real stages), chosen from the case
+     * number after the random draws, so that the other plans stay as they were. */
+    static const size_t LONG[] = {16384, 65536, 16807, 1 << 18, 12288, 15625, 10000, 1 << 17};
+    if (k % 10 == 9) {
+      dim = 1; transposed = 0;
+      len[1] = len[2] = 1; total = len[0] = LONG[(k / 10) % 8];
+    }
     clfftLayout li, lo;
     if (kind == 0) { li = planar_in ? CLFFT_COMPLEX_PLANAR : CLFFT_COMPLEX_INTERLEAVED; lo = planar_out ? CLFFT_COMPLEX_PLANAR : CLFFT_COMPLEX_INTERLEAVED; if (inplace) lo = li; }
     else if (kind == 1) { li = CLFFT_REAL; lo = planar_out && !inplace ? CLFFT_HERMITIAN_PLANAR : CLFFT_HERMITIAN_INTERLEAVED; dir = CLFFT_FORWARD; }
