@@ -18,11 +18,14 @@ pub fn is_smooth(mut n: usize) -> bool {
     n == 1
 }
 
+/// The largest power-of-two radix with a butterfly.
+pub const LARGEST_TWO_RADIX: usize = 16;
+
 /// Pass radices for a smooth `n`: powers of two in as many passes of radix `max_two` (16 or 8) as possible,
 /// then the odd primes (pairs of 3s as radix 9).
 /// Only radices from `RADICES` appear; n = 1 gives no pass.
 pub fn radices(mut n: usize, max_two: usize) -> Vec<usize> {
-    debug_assert!(is_smooth(n) && matches!(max_two, 8 | 16));
+    debug_assert!(is_smooth(n) && matches!(max_two, 8 | LARGEST_TWO_RADIX));
     let mut twos = 0;
     while n % 2 == 0 {
         n /= 2;

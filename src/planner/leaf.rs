@@ -233,7 +233,7 @@ pub fn max_power_of_two_radix(device: &DeviceInfo, precision: Precision, lanes: 
     if is_cpu(device) && one_register && stage != RealStage::C2rPre {
         8
     } else {
-        16
+        super::factor::LARGEST_TWO_RADIX
     }
 }
 

@@ -548,7 +548,7 @@ impl Ctx<'_> {
             Some(n0) => [factor::radices(n0, max_two), factor::radices(n / n0, max_two)].concat(),
             None => factor::radices(n, max_two),
         };
-        let mut radices = radices_up_to(16);
+        let mut radices = radices_up_to(factor::LARGEST_TWO_RADIX);
         if radices.iter().product::<usize>() != n {
             return fail(
                 ErrorKind::Bugcheck,
@@ -585,7 +585,7 @@ impl Ctx<'_> {
         };
         let shape = leaf::shape(n, &radices, transforms, source, fusions, self.device, problem.precision);
         let max_two = leaf::max_power_of_two_radix(self.device, problem.precision, shape.lanes, job.stage);
-        if max_two != 16 {
+        if max_two != factor::LARGEST_TWO_RADIX {
             radices = radices_up_to(max_two);
         }
         let kernel = StockhamKernel {
