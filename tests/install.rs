@@ -248,9 +248,9 @@ fn debian_clfft_client_passes_complex_to_real() {
 }
 
 /// Random clFFT plans (`c-tests/clfft_differential.c`: 1D-3D c2c, r2c and c2r, both precisions, layouts,
-/// placements, batches, strides, scales, transposed results, four long 1D lengths) give the same statuses and results, unwritten memory
-/// included, on Debian's clFFT 2.12 and on fftx, save where clFFT refuses a transposed result that fftx
-/// computes (`scripts/clfft-differential`).
+/// placements, batches, strides, scales, transposed results, four long 1D lengths) give the same statuses and
+/// results, unwritten memory included, on Debian's clFFT 2.12 and on fftx, save where clFFT refuses a transposed
+/// result that fftx computes (`scripts/clfft-differential`).
 #[test]
 fn random_plans_agree_with_debians_clfft() {
     let output = Command::new(repository().join("scripts/clfft-differential"))
