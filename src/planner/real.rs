@@ -236,6 +236,11 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
 ///   262144 measured slower as 1024 x 128 (3.1-3.2 min as 32 x 4096 against 3.6-3.7) but faster as 64 x
 ///   2048, whose 2048-point first pass pairs 16 lanes (medians of 6 alternating runs on a slow day 7.5 -> 7.0
 ///   ms, against c2c 1.57 -> 1.72x; 128 x 1024 and 256 x 512 in between).
+/// - C2R double again, once 4-lane double leaves took radix-8 passes and ran in place (AMD EPYC, AVX2, 512 KiB
+///   L2, a noisy day; fftx-bench medians, alternating runs): a last pass of 128 points beat 1024 at every
+///   length it changes. 65536 (128 x 256) 15.4, 16.9, 11.5 ms against 18.7, 15.7, 13.4 as 1024 x 32 (20
+///   runs each); 262144 (128 x 1024) 16.6, 14.4, 11.8 against 21.4, 13.9, 14.2 as 1024 x 128; 61440 (128 x
+///   240) 11.4-17.3 against 17.8-22.4 as 1024 x 30 (10 runs, five rounds). 256 measured in between.
 fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usize) -> bool) -> Split {
     let Split::Two { rows: own, columns } = split else { return split };
     let m = own * columns;
@@ -253,7 +258,7 @@ fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usi
 const CPU_R2C_LONG_LAST_SINGLE: usize = 2048;
 const CPU_R2C_LONG_LAST_DOUBLE: usize = 1024;
 const CPU_C2R_LONG_LAST_SINGLE: usize = 64;
-const CPU_C2R_LONG_LAST_DOUBLE: usize = 1024;
+const CPU_C2R_LONG_LAST_DOUBLE: usize = 128;
 
 /// The shortest pair leaf whose rows may start off the cache-line grid (always, in single precision: the
 /// mirrors' half vectors are half lines). Measured on PoCL, 2^22 points a run, the post-process fused
@@ -463,10 +468,10 @@ mod tests {
         let pairs = "R2cPostPairs { column_dims: 1 }".to_string();
         assert_eq!(pair_leaf(R2C, 1 << 17, 32, Precision::Single), (pairs.clone(), 2048));
         assert_eq!(pair_leaf(R2C, 1 << 16, 64, Precision::Double), (pairs, 1024));
-        // C2R lengthens its last pass instead, up to 1024 points in double (2^17 = 1024 x 128, not 64 x 2048)
+        // C2R lengthens its last pass instead, up to 128 points in double (2^17 = 128 x 1024, not 64 x 2048)
         // and 64 in single (64 x 2048, not 32 x 4096).
         let row_pairs = "C2rPrePairs".to_string();
-        assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Double), (row_pairs.clone(), 128));
+        assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Double), (row_pairs.clone(), 1024));
         assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Single), (row_pairs, 2048));
         let ternary = test_device::transform(R2C, &[2 * 19683], 4, false, Precision::Single);
         let last = plan(&ternary, &cpu).unwrap().steps.pop().map(|step| step.kernel);
