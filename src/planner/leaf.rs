@@ -384,15 +384,19 @@ pub(super) fn column_pair_lanes(
 }
 
 /// True when a CPU leaf of `n` points pairing `rows` rows (`RealStage::C2rPrePairs`) has them in pairs of
-/// blocks of its lanes, fits the device's local memory with its third buffer, and either takes
-/// `CPU_PAIR_WIDE_LANES` lanes or, with 8, has one element of all its rows within `CPU_ROW_PAIR_SPAN`, so
-/// that the two blocks of a pair share their pages. Measured on
-/// PoCL with 8 lanes, C2R 262144 x 16 (32 rows of 4096 points) took 7.9-8.4 ms paired against 9.5 with a
-/// pre-process pass of its own in double, 5.2 against 5.7 in single; 2^22 (2048 rows, blocks pages apart)
-/// 10.4-10.7 against 9.5-9.7 in double.
+/// blocks of its lanes, fits the device's local memory with its third buffer, and either has one element of
+/// all its rows within `CPU_ROW_PAIR_SPAN`, so that the two blocks of a pair share their pages, or (double
+/// precision only) takes `CPU_PAIR_WIDE_LANES` lanes. Measured on PoCL with 8 lanes, C2R 262144 x 16 (32
+/// rows of 4096 points) took 7.9-8.4 ms paired against 9.5 with a pre-process pass of its own in double, 5.2
+/// against 5.7 in single; 2^22 (2048 rows, blocks pages apart) 10.4-10.7 against 9.5-9.7 in double. In single
+/// precision 16 lanes over blocks pages apart lost to a pass of its own on an AVX2 machine with a 512 KiB L2
+/// (fftx-bench, two sets of three and four alternating runs, paired against a pass of its own, mins of 10):
+/// 2^22 (2048 rows) 9.2-9.5 and 9.8-11.6 ms against 8.0-8.4 and 8.2-9.8; 2^20 (1024 rows, 4 transforms)
+/// 8.5-9.4 and 8.9-10.7 against 7.2-7.4 and 7.4-9.2; 2^24 within noise.
 pub(super) fn row_pairs_fit(n: usize, rows: usize, device: &DeviceInfo, precision: Precision) -> bool {
     let lanes = row_pair_lanes(n, rows, device, precision);
-    let near = lanes == CPU_PAIR_WIDE_LANES || rows * precision.complex_bytes() <= CPU_ROW_PAIR_SPAN;
+    let wide = lanes == CPU_PAIR_WIDE_LANES && precision == Precision::Double;
+    let near = wide || rows * precision.complex_bytes() <= CPU_ROW_PAIR_SPAN;
     rows % (2 * lanes) == 0 && near && pair_fits(n, lanes, device, precision)
 }
 

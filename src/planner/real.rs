@@ -451,8 +451,8 @@ mod tests {
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in a pair
         // leaf lengthened up to 2048 points in single, 1024 in double (2^17 = 2048 x 64 in single, 2^15 =
         // 1024 x 32 in double, not 16 x 4096 and 16 x 2048), or without whole vectors of columns (3^9) keeps
-        // a pass of its own; C2R pairs the rows of its first pass (32 x 4096 with 8 lanes, 1024 x 512 with
-        // 16); GPUs keep a pass of their own for the stage.
+        // a pass of its own; C2R pairs the rows of its first pass (32 x 4096 with 8 lanes, in double 1024 x
+        // 512 with 16); GPUs keep a pass of their own for the stage.
         assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
         // The pairing pass: R2C's last, C2R's first.
@@ -478,7 +478,9 @@ mod tests {
         assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
         assert_eq!(stages(C2R, 1 << 18, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
-        assert_eq!(stages(C2R, 1 << 20, &cpu), ["C2rPrePairs", "None"]);
+        // Single precision pairs no blocks of rows pages apart (1024 rows): a pass of its own.
+        assert_eq!(stages(C2R, 1 << 20, &cpu), ["pass C2rPre", "None", "None"]);
+        assert_eq!(stages_in(C2R, 1 << 20, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
         assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
     }
 
@@ -514,7 +516,7 @@ mod tests {
         // Column pairs (R2C): 16 lanes put 8 single complex values, a 64-byte line, in each half vector, and
         // its stores stream (8 MiB of output or more); double keeps 8 lanes, whose 4 values are already a
         // line. Row pairs (C2R) take 16 lanes in either precision where the local memory holds them (not
-        // 4096 points), blocks of rows pages apart too (1024 rows).
+        // 4096 points), in double blocks of rows pages apart too (1024 rows), which single does not pair.
         let pass = |kind, n, batch, precision, last| {
             let k = end_pass(kind, n, batch, precision, last);
             (format!("{:?}", k.real_stage), k.lanes, k.streaming_store)
@@ -524,7 +526,6 @@ mod tests {
         assert_eq!(pass(R2C, 1 << 22, 1, Precision::Single, true), (columns.clone(), 16, true));
         assert_eq!(pass(R2C, 1 << 20, 4, Precision::Single, true), (columns.clone(), 16, true));
         assert_eq!(pass(R2C, 1 << 18, 2, Precision::Double, true), (columns, 8, false));
-        assert_eq!(pass(C2R, 1 << 20, 4, Precision::Single, false), (rows.clone(), 16, true));
         assert_eq!(pass(C2R, 1 << 20, 4, Precision::Double, false), (rows.clone(), 16, true));
         assert_eq!(pass(C2R, 1 << 18, 16, Precision::Single, false), (rows.clone(), 16, true));
         assert_eq!(pass(C2R, 1 << 19, 8, Precision::Single, false), (rows, 8, true));
@@ -546,16 +547,16 @@ mod tests {
 
     #[test]
     fn double_row_pair_leaves_run_their_passes_in_place() {
-        let pairing = |kind, precision, last| {
-            let k = end_pass(kind, 1 << 20, 4, precision, last);
+        let pairing = |kind, n, batch, precision, last| {
+            let k = end_pass(kind, n, batch, precision, last);
             (format!("{:?}", k.real_stage), k.in_place_passes)
         };
         use TransformKind::{C2R, R2C};
         let (columns, rows) = ("R2cPostPairs { column_dims: 1 }".to_string(), "C2rPrePairs".to_string());
-        assert_eq!(pairing(C2R, Precision::Double, false), (rows.clone(), true));
-        assert_eq!(pairing(C2R, Precision::Single, false), (rows, false));
-        assert_eq!(pairing(R2C, Precision::Double, true), (columns.clone(), false));
-        assert_eq!(pairing(R2C, Precision::Single, true), (columns, false));
+        assert_eq!(pairing(C2R, 1 << 20, 4, Precision::Double, false), (rows.clone(), true));
+        assert_eq!(pairing(C2R, 1 << 18, 16, Precision::Single, false), (rows, false));
+        assert_eq!(pairing(R2C, 1 << 20, 4, Precision::Double, true), (columns.clone(), false));
+        assert_eq!(pairing(R2C, 1 << 20, 4, Precision::Single, true), (columns, false));
     }
 
     #[test]
