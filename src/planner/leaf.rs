@@ -362,7 +362,8 @@ fn pair_lanes(n: usize, device: &DeviceInfo, precision: Precision, suits: impl F
 /// whole 64-byte line or more, and a slot touches half as many pages per byte as with 8. Measured on PoCL,
 /// 2^22 points a run, against 8 lanes or a pass of its own: R2C single (column pairs) 2^20 5.3-6.2 -> 4.8 ms,
 /// 2^22 5.5 -> 3.8; C2R (row pairs, pages apart) single 2^20 5.0 -> 4.1 (8 lanes 4.9), 2^22 5.1 -> 4.1, 2^24
-/// 20.5 -> 17.4, double 2^20 7.4 -> 5.5-5.7 (8 lanes 6.2), 2^22 8.0 -> 5.8, 2^24 37 -> 28.
+/// 20.5 -> 17.4, double 2^20 7.4 -> 5.5-5.7 (8 lanes 6.2), 2^22 8.0 -> 5.8, 2^24 37 -> 28. Single precision
+/// no longer pairs rows pages apart (`row_pairs_fit`).
 const CPU_PAIR_WIDE_LANES: usize = 16;
 
 /// The lanes of a CPU leaf of `n` points pairing `columns` columns whose first batch dimension holds
