@@ -207,6 +207,33 @@
 #define LANE_MASK(F) (F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7))
 #define OPPOSITE_MASK LANE_MASK(OPPOSITE)
 #define OPPOSITE_MASK2 LANE_MASK(OPPOSITE2)
+/* Loaded element k of conj(Z) into A from X_k (xr, xi) and Y_k (yr, yi): the DC's imaginary parts are
+ * redundant, and the lanes of the last loaded element past LIVE_LANES / 2 mirror that element's own. */
+#define TWIN_MERGE_LOADED(k, xr, xi, yr, yi)                                                        \
+    do {                                                                                            \
+        V ar_ = (xr), ai_ = (xi), br_ = (yr), bi_ = (yi);                                           \
+        if ((k) == 0) {                                                                             \
+            ai_.s0 = K(0.0);                                                                        \
+            bi_.s0 = K(0.0);                                                                        \
+        }                                                                                           \
+        V zr_ = ar_ + bi_, zi_ = ai_ - br_;                                                         \
+        if ((k) == IN_COUNT - 1) {                                                                  \
+            V mr_ = SHUFFLE1(ar_ - bi_, OPPOSITE_MASK), mi_ = SHUFFLE1(-ai_ - br_, OPPOSITE_MASK);  \
+            REAL zs_[4][VW];                                                                        \
+            VSTOREV(zr_, zs_[0]);                                                                   \
+            VSTOREV(zi_, zs_[1]);                                                                   \
+            VSTOREV(mr_, zs_[2]);                                                                   \
+            VSTOREV(mi_, zs_[3]);                                                                   \
+            UNROLL for (int l_ = LIVE_LANES / 2 + 1; l_ < VW; l_++) {                               \
+                zs_[0][l_] = zs_[2][l_];                                                            \
+                zs_[1][l_] = zs_[3][l_];                                                            \
+            }                                                                                       \
+            zr_ = VLOADV(zs_[0]);                                                                   \
+            zi_ = VLOADV(zs_[1]);                                                                   \
+        }                                                                                           \
+        are[LIX(k)] = zr_;                                                                          \
+        aim[LIX(k)] = zi_;                                                                          \
+    } while (0)
 #endif
 
 #if REAL_STAGE == STAGE_TWIN_SPLIT_LANES
@@ -397,8 +424,8 @@
 #define PASSES_DOWN(F) CAT(PASSES_DOWN_, NPASS)(F)
 
 #if IN_PLACE_PASSES
-#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE && REAL_STAGE != STAGE_C2R_PRE && REAL_STAGE != STAGE_R2C_POST && REAL_STAGE != STAGE_C2R_PRE_PAIRS) || MID_MUL || LANES_DFT_IN || (LANES_DFT_OUT && REAL_STAGE != STAGE_NONE) || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
-#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split or merge, a real pre- or post-process, or a complex DFT across the lanes on the store"
+#if P != 1 || (REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_SPLIT && REAL_STAGE != STAGE_TWIN_MERGE && REAL_STAGE != STAGE_C2R_PRE && REAL_STAGE != STAGE_R2C_POST && REAL_STAGE != STAGE_C2R_PRE_PAIRS && REAL_STAGE != STAGE_TWIN_MERGE_LANES) || MID_MUL || LANES_DFT_IN || (LANES_DFT_OUT && REAL_STAGE != STAGE_NONE && REAL_STAGE != STAGE_TWIN_MERGE_LANES) || defined(PLANE_N0) || defined(ROWS_IN_REGISTERS)
+#error "in-place passes take one work-item per slot and nothing fused into the passes but a twin split or merge, a real pre- or post-process, or a DFT across the lanes on the store (complex, or after a twin merge)"
 #endif
 #if LOCAL_BUFFERS == 1 && (PACKED_ROWS || REAL_STAGE == STAGE_C2R_PRE)
 #error "packed rows gather in a second buffer, and the C2R pre-process loads into one"
@@ -1329,10 +1356,11 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     }
 #else
     /* ---- load IN_COUNT elements into the load buffer (the twin merge's second transform into B) ---- */
-#if REAL_STAGE == STAGE_TWIN_MERGE
+#if REAL_STAGE == STAGE_TWIN_MERGE || REAL_STAGE == STAGE_TWIN_MERGE_LANES
 #if IN_PLACE_PASSES
     /* One buffer: the second transform loads mirrored, Y_n to element N - n (Y_0 to N, the buffer's spare),
-     * which X_n for n <= N / 2 leaves free and where the merge of n reads it. */
+     * which X_n for n <= N / 2 leaves free and where the merge of n reads it (across the lanes, the merge
+     * sweeps up the elements: see there). */
 #define TWIN_Y(n) LIX(N - (n))
 #undef LIN
 #define LIN(n) (twin ? TWIN_Y(n) : LIX(n))
@@ -1539,10 +1567,28 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
     }
     SLOT_BARRIER();
+#elif REAL_STAGE == STAGE_TWIN_MERGE_LANES && IN_PLACE_PASSES
+    /* As below, in one buffer, X_i at element i and Y_i at N - i (TWIN_Y). Element N - i past the loaded ones
+     * takes the mirrors of elements i and i - 1, and loaded element i - 1 only its own X and Y: so a sweep up
+     * i (one work-item a slot) keeps X and Y of i - 1 in registers and stores N - i where Y_i was and i - 1
+     * where X_i-1 was, which no later step reads. */
+    V pxr = are[LIX(0)], pxi = aim[LIX(0)], pyr = are[TWIN_Y(0)], pyi = aim[TWIN_Y(0)];
+    for (int i = 1; i < IN_COUNT; i++) {
+        const V xr = are[LIX(i)], xi = aim[LIX(i)], yr = are[TWIN_Y(i)], yi = aim[TWIN_Y(i)];
+        const V ai = SHUFFLE2(xi, pxi, OPPOSITE_MASK2), br = SHUFFLE2(yr, pyr, OPPOSITE_MASK2);
+        are[LIX(N - i)] = SHUFFLE2(xr, pxr, OPPOSITE_MASK2) - SHUFFLE2(yi, pyi, OPPOSITE_MASK2);
+        aim[LIX(N - i)] = -ai - br;
+        TWIN_MERGE_LOADED(i - 1, pxr, pxi, pyr, pyi);
+        pxr = xr;
+        pxi = xi;
+        pyr = yr;
+        pyi = yi;
+    }
+    TWIN_MERGE_LOADED(IN_COUNT - 1, pxr, pxi, pyr, pyi);
+    SLOT_BARRIER();
 #elif REAL_STAGE == STAGE_TWIN_MERGE_LANES
     /* As STAGE_TWIN_MERGE, across the lanes: the elements past the loaded ones first, each from the mirrors
-     * (OPPOSITE_MASK2) of elements loaded whole, then the loaded ones in place. The lanes of the last loaded
-     * element past LIVE_LANES / 2 mirror that element's own lanes. */
+     * (OPPOSITE_MASK2) of elements loaded whole, then the loaded ones in place (TWIN_MERGE_LOADED). */
     for (int k = IN_COUNT + lid; k < N; k += P) {
         V ar = SHUFFLE2(are[LIX(N - k)], are[LIX(N - 1 - k)], OPPOSITE_MASK2);
         V ai = SHUFFLE2(aim[LIX(N - k)], aim[LIX(N - 1 - k)], OPPOSITE_MASK2);
@@ -1552,30 +1598,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         aim[LIX(k)] = -ai - br;
     }
     SLOT_BARRIER();
-    for (int k = lid; k < IN_COUNT; k += P) {
-        V ar = are[LIX(k)], ai = aim[LIX(k)], br = bre[LIX(k)], bi = bim[LIX(k)];
-        if (k == 0) {
-            ai.s0 = K(0.0);
-            bi.s0 = K(0.0);
-        }
-        V zr = ar + bi, zi = ai - br;
-        if (k == IN_COUNT - 1) {
-            V mr = SHUFFLE1(ar - bi, OPPOSITE_MASK), mi = SHUFFLE1(-ai - br, OPPOSITE_MASK);
-            REAL zr_[VW], zi_[VW], mr_[VW], mi_[VW];
-            VSTOREV(zr, zr_);
-            VSTOREV(zi, zi_);
-            VSTOREV(mr, mr_);
-            VSTOREV(mi, mi_);
-            UNROLL for (int l = LIVE_LANES / 2 + 1; l < VW; l++) {
-                zr_[l] = mr_[l];
-                zi_[l] = mi_[l];
-            }
-            zr = VLOADV(zr_);
-            zi = VLOADV(zi_);
-        }
-        are[LIX(k)] = zr;
-        aim[LIX(k)] = zi;
-    }
+    for (int k = lid; k < IN_COUNT; k += P)
+        TWIN_MERGE_LOADED(k, are[LIX(k)], aim[LIX(k)], bre[LIX(k)], bim[LIX(k)]);
     SLOT_BARRIER();
 #endif
 

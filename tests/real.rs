@@ -258,6 +258,7 @@ fn odd_c2r_runs_transforms_in_twins() {
     }
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(33).precision(Prec::Double).planar().perturbed());
     assert_accurate(RealCase::new(&[15625], RealDir::C2R).batch(33));
+    assert_accurate(RealCase::new(&[15625], RealDir::C2R).batch(33).precision(Prec::Double));
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(34).in_place());
     assert_accurate(RealCase::new(&[16807], RealDir::C2R).batch(33).in_place());
     // R2C pairs the same way, split on that kernel's store.

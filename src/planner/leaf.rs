@@ -527,7 +527,10 @@ fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool) ->
 ///   `shape`).
 /// - An R2C twin split (it reads its two spectra on the store only, where the passes leave them) or an odd
 ///   C2R twin merge (it loads the second spectrum into the half of the buffer the first leaves free): in
-///   double, and in single where two buffers do not fit.
+///   double, and in single where two buffers do not fit. Across the lanes of a one-kernel four-step
+///   (`TwinMergeLanes`) too: with a 512 KiB L2 the 8 double lanes of 2401 points then fit one buffer, where
+///   two did not and the merge took a pass of its own (c2r double 16807, fftx-bench medians of 10 in four
+///   alternating runs on an AVX2 EPYC: 13.8-17.1 ms against 17.8-21.5).
 /// - A C2R pre-process, which keeps its second buffer to load into: in double only. Measured on PoCL (2^22
 ///   real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41, 4096
 ///   2.17-2.24 against 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18; 1000, 2187,
@@ -555,6 +558,7 @@ fn passes_in_place(
         RealStage::None => precision == Precision::Double || wide_rows || !two_buffers_fit(),
         RealStage::TwinSplit { .. } => precision == Precision::Double || !two_buffers_fit(),
         RealStage::TwinMerge { .. } if n % 2 == 1 => precision == Precision::Double || !two_buffers_fit(),
+        RealStage::TwinMergeLanes { .. } => precision == Precision::Double || !two_buffers_fit(),
         RealStage::C2rPre | RealStage::C2rPrePairs => precision == Precision::Double,
         RealStage::R2cPost => n.is_power_of_two() && n <= 1024,
         _ => false,

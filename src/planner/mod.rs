@@ -575,11 +575,13 @@ impl Ctx<'_> {
             columns_out: column_side(&output, batch.first().map(|d| d.out_stride)),
         };
         let fusions = leaf::Fusions {
-            // A complex DFT across the lanes on the store reads the passes' output wherever they leave it.
+            // A DFT across the lanes on the store reads the passes' output wherever they leave it, after a
+            // complex load or a twin merge.
             into_passes: job.mid_factor.is_some()
                 || job.plane_n0.is_some()
                 || (job.lanes_dft != LanesDft::None
-                    && (job.lanes_dft, job.stage) != (LanesDft::Store, RealStage::None)),
+                    && !(job.lanes_dft == LanesDft::Store
+                        && matches!(job.stage, RealStage::None | RealStage::TwinMergeLanes { .. }))),
             across_lanes: job.stage.across_lanes() || job.lanes_dft != LanesDft::None,
             stage: job.stage,
         };

@@ -614,6 +614,21 @@ mod tests {
     }
 
     #[test]
+    fn double_twin_merges_across_the_lanes_run_their_passes_in_place() {
+        // The second spectrum loads mirrored into the buffer's free half, as a leaf's twin merge does.
+        let merge = |precision| {
+            let problem = test_device::transform(TransformKind::C2R, &[16807], 33, false, precision);
+            match plan(&problem, &test_device::cpu()).unwrap().steps.as_slice() {
+                [Step { kernel: KernelSpec::Stockham(k), .. }] => (format!("{:?}", k.real_stage), k.in_place_passes),
+                other => panic!("{other:?}"),
+            }
+        };
+        let stage = "TwinMergeLanes { twin_in: 134464 }".to_string();
+        assert_eq!(merge(Precision::Double), (stage.clone(), true));
+        assert_eq!(merge(Precision::Single), (stage, false));
+    }
+
+    #[test]
     fn odd_twins_pair_across_the_lanes_of_one_kernel() {
         // 17 pairs of 16807 = 7 x 2401: one kernel merges them on the load (C2R) or splits them on the
         // store (R2C); in place an odd count, whose middle transform two pairs read, pairs through scratch.
