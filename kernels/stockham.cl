@@ -207,6 +207,14 @@
 #define LANE_MASK(F) (F(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7))
 #define OPPOSITE_MASK LANE_MASK(OPPOSITE)
 #define OPPOSITE_MASK2 LANE_MASK(OPPOSITE2)
+/* Element k past the loaded ones of conj(Z) into A from the mirrors of loaded element N - k (X in xr, xi, Y in
+ * yr, yi) and of N - 1 - k (pxr, pxi, pyr, pyi). */
+#define TWIN_MERGE_PAST(k, xr, xi, yr, yi, pxr, pxi, pyr, pyi)                                      \
+    do {                                                                                            \
+        const V ai_ = SHUFFLE2(xi, pxi, OPPOSITE_MASK2), br_ = SHUFFLE2(yr, pyr, OPPOSITE_MASK2);   \
+        are[LIX(k)] = SHUFFLE2(xr, pxr, OPPOSITE_MASK2) - SHUFFLE2(yi, pyi, OPPOSITE_MASK2);        \
+        aim[LIX(k)] = -ai_ - br_;                                                                   \
+    } while (0)
 /* Loaded element k of conj(Z) into A from X_k (xr, xi) and Y_k (yr, yi): the DC's imaginary parts are
  * redundant, and the lanes of the last loaded element past LIVE_LANES / 2 mirror that element's own. */
 #define TWIN_MERGE_LOADED(k, xr, xi, yr, yi)                                                        \
@@ -1575,9 +1583,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     V pxr = are[LIX(0)], pxi = aim[LIX(0)], pyr = are[TWIN_Y(0)], pyi = aim[TWIN_Y(0)];
     for (int i = 1; i < IN_COUNT; i++) {
         const V xr = are[LIX(i)], xi = aim[LIX(i)], yr = are[TWIN_Y(i)], yi = aim[TWIN_Y(i)];
-        const V ai = SHUFFLE2(xi, pxi, OPPOSITE_MASK2), br = SHUFFLE2(yr, pyr, OPPOSITE_MASK2);
-        are[LIX(N - i)] = SHUFFLE2(xr, pxr, OPPOSITE_MASK2) - SHUFFLE2(yi, pyi, OPPOSITE_MASK2);
-        aim[LIX(N - i)] = -ai - br;
+        TWIN_MERGE_PAST(N - i, xr, xi, yr, yi, pxr, pxi, pyr, pyi);
         TWIN_MERGE_LOADED(i - 1, pxr, pxi, pyr, pyi);
         pxr = xr;
         pxi = xi;
@@ -1589,14 +1595,9 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #elif REAL_STAGE == STAGE_TWIN_MERGE_LANES
     /* As STAGE_TWIN_MERGE, across the lanes: the elements past the loaded ones first, each from the mirrors
      * (OPPOSITE_MASK2) of elements loaded whole, then the loaded ones in place (TWIN_MERGE_LOADED). */
-    for (int k = IN_COUNT + lid; k < N; k += P) {
-        V ar = SHUFFLE2(are[LIX(N - k)], are[LIX(N - 1 - k)], OPPOSITE_MASK2);
-        V ai = SHUFFLE2(aim[LIX(N - k)], aim[LIX(N - 1 - k)], OPPOSITE_MASK2);
-        V br = SHUFFLE2(bre[LIX(N - k)], bre[LIX(N - 1 - k)], OPPOSITE_MASK2);
-        V bi = SHUFFLE2(bim[LIX(N - k)], bim[LIX(N - 1 - k)], OPPOSITE_MASK2);
-        are[LIX(k)] = ar - bi;
-        aim[LIX(k)] = -ai - br;
-    }
+    for (int k = IN_COUNT + lid; k < N; k += P)
+        TWIN_MERGE_PAST(k, are[LIX(N - k)], aim[LIX(N - k)], bre[LIX(N - k)], bim[LIX(N - k)], are[LIX(N - 1 - k)],
+                        aim[LIX(N - 1 - k)], bre[LIX(N - 1 - k)], bim[LIX(N - 1 - k)]);
     SLOT_BARRIER();
     for (int k = lid; k < IN_COUNT; k += P)
         TWIN_MERGE_LOADED(k, are[LIX(k)], aim[LIX(k)], bre[LIX(k)], bim[LIX(k)]);

@@ -556,9 +556,10 @@ fn passes_in_place(
 ) -> bool {
     match stage {
         RealStage::None => precision == Precision::Double || wide_rows || !two_buffers_fit(),
-        RealStage::TwinSplit { .. } => precision == Precision::Double || !two_buffers_fit(),
+        RealStage::TwinSplit { .. } | RealStage::TwinMergeLanes { .. } => {
+            precision == Precision::Double || !two_buffers_fit()
+        }
         RealStage::TwinMerge { .. } if n % 2 == 1 => precision == Precision::Double || !two_buffers_fit(),
-        RealStage::TwinMergeLanes { .. } => precision == Precision::Double || !two_buffers_fit(),
         RealStage::C2rPre | RealStage::C2rPrePairs => precision == Precision::Double,
         RealStage::R2cPost => n.is_power_of_two() && n <= 1024,
         _ => false,
