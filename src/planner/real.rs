@@ -561,15 +561,24 @@ mod tests {
 
     #[test]
     fn double_twin_leaves_run_their_passes_in_place() {
-        let leaf = |kind, precision| match steps(kind, 3125, precision, &test_device::cpu()).pop() {
-            Some(Step { kernel: KernelSpec::Stockham(k), .. }) => (format!("{:?}", k.real_stage), k.in_place_passes),
-            other => panic!("{other:?}"),
+        // In one kernel: a leaf's twins (3125), and odd C2R twins merged across the lanes of a one-kernel
+        // four-step (16807 = 7 x 2401), whose second spectrum also loads mirrored into the buffer's free half.
+        let leaf = |kind, n, batch, precision| {
+            let problem = test_device::transform(kind, &[n], batch, false, precision);
+            match plan(&problem, &test_device::cpu()).unwrap().steps.as_slice() {
+                [Step { kernel: KernelSpec::Stockham(k), .. }] => (format!("{:?}", k.real_stage), k.in_place_passes),
+                other => panic!("{other:?}"),
+            }
         };
         use TransformKind::{C2R, R2C};
-        assert_eq!(leaf(R2C, Precision::Double), ("TwinSplit { twin_out: 1563 }".to_string(), true));
-        assert_eq!(leaf(R2C, Precision::Single), ("TwinSplit { twin_out: 1563 }".to_string(), false));
-        assert_eq!(leaf(C2R, Precision::Double), ("TwinMerge { twin_in: 1563 }".to_string(), true));
-        assert_eq!(leaf(C2R, Precision::Single), ("TwinMerge { twin_in: 1563 }".to_string(), false));
+        let (split, merge) = ("TwinSplit { twin_out: 1563 }".to_string(), "TwinMerge { twin_in: 1563 }".to_string());
+        assert_eq!(leaf(R2C, 3125, 2, Precision::Double), (split.clone(), true));
+        assert_eq!(leaf(R2C, 3125, 2, Precision::Single), (split, false));
+        assert_eq!(leaf(C2R, 3125, 2, Precision::Double), (merge.clone(), true));
+        assert_eq!(leaf(C2R, 3125, 2, Precision::Single), (merge, false));
+        let lanes = "TwinMergeLanes { twin_in: 134464 }".to_string();
+        assert_eq!(leaf(C2R, 16807, 33, Precision::Double), (lanes.clone(), true));
+        assert_eq!(leaf(C2R, 16807, 33, Precision::Single), (lanes, false));
     }
 
     #[test]
@@ -611,21 +620,6 @@ mod tests {
             assert!(registers(kind, Precision::Single));
             assert!(registers(kind, Precision::Double));
         }
-    }
-
-    #[test]
-    fn double_twin_merges_across_the_lanes_run_their_passes_in_place() {
-        // The second spectrum loads mirrored into the buffer's free half, as a leaf's twin merge does.
-        let merge = |precision| {
-            let problem = test_device::transform(TransformKind::C2R, &[16807], 33, false, precision);
-            match plan(&problem, &test_device::cpu()).unwrap().steps.as_slice() {
-                [Step { kernel: KernelSpec::Stockham(k), .. }] => (format!("{:?}", k.real_stage), k.in_place_passes),
-                other => panic!("{other:?}"),
-            }
-        };
-        let stage = "TwinMergeLanes { twin_in: 134464 }".to_string();
-        assert_eq!(merge(Precision::Double), (stage.clone(), true));
-        assert_eq!(merge(Precision::Single), (stage, false));
     }
 
     #[test]
