@@ -317,6 +317,16 @@
 #define OUT_EVERY_LANE OUT_COUNT
 #endif
 
+/* A C2R pre-process fuses into a rows load of whole vectors (see there) for its elements below
+ * C2R_PRE_MIDDLE and their mirrors; otherwise it takes every element after the load. */
+#if REAL_STAGE == STAGE_C2R_PRE && IN_MODE == MODE_ROWS && VW > 1 && !LOAD_MUL
+#define C2R_PRE_FUSED 1
+#define C2R_PRE_MIDDLE ((N + 1) / 2 / VW * VW)
+#else
+#define C2R_PRE_FUSED 0
+#define C2R_PRE_MIDDLE 0
+#endif
+
 /* Loads and stores per slot: the twin stages read (merge) or write (split) a second transform. */
 #if REAL_STAGE == STAGE_TWIN_MERGE || REAL_STAGE == STAGE_TWIN_MERGE_LANES
 #define TWIN_LOADS 2
@@ -1392,7 +1402,43 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
      * VW neighbours too, so never past the batch. */
     const IDX next_slot = lanes_adjacent && NEIGHBOURS_FROM_T0(2 * VW) ? (IDX)VW * (ib[1] - ib[0]) : 0;
 #endif
-    for (int n0 = lid * VW; n0 + VW <= IN_COUNT; n0 += P * VW) {
+#if C2R_PRE_FUSED
+    /* The pre-process (below) as the rows load: block k0..k0+VW-1 and its mirror block N+1-VW-k0..N-k0,
+     * each transposed, combine in registers into A, which spares the pass over B. The middle elements, whose
+     * blocks would overlap, load into B as any rows do. */
+    for (int k0 = lid * VW; k0 < C2R_PRE_MIDDLE; k0 += P * VW) {
+        V xr[VW], xi[VW], yr[VW], yi[VW];
+        const IDX mirror = (IDX)(N + 1 - VW - k0) * in_stride;
+#if IN_PREFETCH == PREFETCH_NEXT_SLOT
+        if (next_slot)
+            UNROLL for (int l = 0; l < VW; l++) {
+                PREFETCH_IN(ib[l] + next_slot + (IDX)k0 * in_stride, 2);
+                PREFETCH_IN(ib[l] + next_slot + mirror, 2);
+            }
+#endif
+        UNROLL for (int l = 0; l < VW; l++) {
+            IN_ROW(ib[l] + (IDX)k0 * in_stride, xr[l], xi[l]);
+            IN_ROW(ib[l] + mirror, yr[l], yi[l]);
+        }
+        TRANSPOSE(xr);
+        TRANSPOSE_IN_IM(xi);
+        TRANSPOSE(yr);
+        TRANSPOSE_IN_IM(yi);
+        UNROLL for (int q = 0; q < VW; q++) {
+            const int k = k0 + q;
+            V ai = xi[q] * conj_in, bi = yi[VW - 1 - q] * conj_in, mr, mi;
+            if (k == 0)
+                ai = bi = (V)(0);
+            HERMITIAN_PAIR(xr[q], ai, yr[VW - 1 - q], bi, k, K(1.0), are[LIX(k)], aim[LIX(k)], mr, mi);
+            if (k > 0) {
+                are[LIX(N - k)] = mr;
+                aim[LIX(N - k)] = mi;
+            }
+        }
+    }
+#endif
+    const int in_end = IN_COUNT - C2R_PRE_MIDDLE;
+    for (int n0 = C2R_PRE_MIDDLE + lid * VW; n0 + VW <= in_end; n0 += P * VW) {
         if (!LOAD_ALL_IN(n0 + VW - 1)) {
             UNROLL for (int q = 0; q < VW; q++) GATHER_IN(n0 + q, lre_in[LIN(n0 + q)], lim_in[LIN(n0 + q)]);
             continue;
@@ -1425,7 +1471,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
         }
 #endif
     }
-    for (int n = (IN_COUNT / VW) * VW + lid; n < IN_COUNT; n += P)
+    for (int n = in_end - (in_end - C2R_PRE_MIDDLE) % VW + lid; n < in_end; n += P)
         GATHER_IN(n, lre_in[LIN(n)], lim_in[LIN(n)]);
 #elif REAL_STAGE == STAGE_C2R_PRE_PAIRS
     if (!pair_second)
@@ -1517,8 +1563,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 
 #if REAL_STAGE == STAGE_C2R_PRE
     /* conj(X_0..X_N) in B -> conj(Z'_0..Z'_N-1) in A (real.cl), value k with its mirror N - k; DC and
-     * Nyquist are real by symmetry. */
-    for (int k = lid; k <= N / 2; k += P) {
+     * Nyquist are real by symmetry. Those below C2R_PRE_MIDDLE and their mirrors took the load. */
+    for (int k = C2R_PRE_MIDDLE + lid; k <= N / 2; k += P) {
         V ar = bre[LIX(k)], ai = bim[LIX(k)], br = bre[LIX(N - k)], bi = bim[LIX(N - k)];
         if (k == 0) {
             ai = (V)(0);

@@ -88,6 +88,22 @@ fn real_rows_back_to_back_store_as_one_block() {
     assert_accurate(c2r(&[1000, 16]).batch(3).precision(Prec::Double));
 }
 
+/// A C2R pre-process fuses into a rows load of whole vectors: each block of the lower half loads with its
+/// mirror block, and the middle elements, whose blocks would overlap, load as any rows do. Halves of 7 (no
+/// block), 15 (blocks only), 22 and 500 (blocks and a gathered middle), 39 (a middle of one whole vector);
+/// in place and planar.
+#[test]
+fn c2r_pre_process_fuses_into_the_rows_load() {
+    let c2r = |lengths: &[usize]| RealCase::new(lengths, RealDir::C2R);
+    for p in [Prec::Single, Prec::Double] {
+        for n in [14, 30, 44, 78, 1000] {
+            assert_accurate(c2r(&[n]).batch(19).precision(p));
+        }
+    }
+    assert_accurate(c2r(&[1000]).batch(9).in_place().precision(Prec::Double));
+    assert_accurate(c2r(&[78]).batch(16).planar().precision(Prec::Double));
+}
+
 #[test]
 fn long_r2c_pairs_columns_with_their_mirrors() {
     let r2c = |lengths: &[usize]| RealCase::new(lengths, RealDir::R2C);
