@@ -40,6 +40,15 @@ __constant REAL COS16[10] = {K(1.0), K(0.9238795325112867), K(0.7071067811865476
 __constant REAL SIN16[10] = {K(0.0), K(0.3826834323650898), K(0.7071067811865476), K(0.9238795325112867),
                              K(1.0), K(0.9238795325112867), K(0.7071067811865476), K(0.3826834323650898),
                              K(0.0), K(-0.3826834323650898)};
+/* exp(-2 pi i e / 20) for e up to 12, the exponents of radix 20 = 4 x 5. */
+__constant REAL COS20[13] = {K(1.0), K(0.9510565162951535), K(0.8090169943749475), K(0.5877852522924731),
+                             K(0.30901699437494745), K(0.0), K(-0.30901699437494745), K(-0.5877852522924731),
+                             K(-0.8090169943749475), K(-0.9510565162951535), K(-1.0), K(-0.9510565162951535),
+                             K(-0.8090169943749475)};
+__constant REAL SIN20[13] = {K(0.0), K(0.30901699437494745), K(0.5877852522924731), K(0.8090169943749475),
+                             K(0.9510565162951535), K(1.0), K(0.9510565162951535), K(0.8090169943749475),
+                             K(0.5877852522924731), K(0.30901699437494745), K(0.0), K(-0.30901699437494745),
+                             K(-0.5877852522924731)};
 #define SQRT1_2 K(0.7071067811865476)
 
 AI void fft2(V *r, V *i) {
@@ -88,39 +97,39 @@ AI void fft8(V *r, V *i) {
     }
 }
 
-/* Radix R = A x A: radix-A columns, twiddles w_R^(j*k), radix-A rows. Output y[k1 + A*k2]. One pass of
- * radix 9 or 25 replaces two passes of 3 or 5 over local memory. */
-#define SQUARE_BUTTERFLY(R, A)                                                                      \
+/* Radix R = A x B: radix-A columns, twiddles w_R^(j*k), radix-B rows. Output y[k1 + B*k2]. One pass of
+ * radix 9 or 20 replaces two passes of 3 or of 4 and 5 over local memory. */
+#define PRODUCT_BUTTERFLY(R, A, B)                                                                  \
     AI void fft##R(V *r, V *i) {                                                                    \
-        V cr[A][A], ci[A][A];                                                                       \
-        UNROLL for (int j = 0; j < A; j++) {                                                        \
+        V cr[B][A], ci[B][A];                                                                       \
+        UNROLL for (int j = 0; j < B; j++) {                                                        \
             UNROLL for (int q = 0; q < A; q++) {                                                    \
-                cr[j][q] = r[A * q + j];                                                            \
-                ci[j][q] = i[A * q + j];                                                            \
+                cr[j][q] = r[B * q + j];                                                            \
+                ci[j][q] = i[B * q + j];                                                            \
             }                                                                                       \
             fft##A(cr[j], ci[j]);                                                                   \
         }                                                                                           \
-        UNROLL for (int j = 1; j < A; j++) {                                                        \
+        UNROLL for (int j = 1; j < B; j++) {                                                        \
             UNROLL for (int k = 1; k < A; k++) {                                                    \
                 REAL wr = COS##R[j * k], wi = -SIN##R[j * k];                                       \
                 CMUL(cr[j][k], ci[j][k], cr[j][k], ci[j][k], wr, wi);                               \
             }                                                                                       \
         }                                                                                           \
         UNROLL for (int k = 0; k < A; k++) {                                                        \
-            V xr[A], xi[A];                                                                         \
-            UNROLL for (int j = 0; j < A; j++) {                                                    \
+            V xr[B], xi[B];                                                                         \
+            UNROLL for (int j = 0; j < B; j++) {                                                    \
                 xr[j] = cr[j][k];                                                                   \
                 xi[j] = ci[j][k];                                                                   \
             }                                                                                       \
-            fft##A(xr, xi);                                                                         \
-            UNROLL for (int m = 0; m < A; m++) {                                                    \
+            fft##B(xr, xi);                                                                         \
+            UNROLL for (int m = 0; m < B; m++) {                                                    \
                 r[A * m + k] = xr[m];                                                               \
                 i[A * m + k] = xi[m];                                                               \
             }                                                                                       \
         }                                                                                           \
     }
 
-SQUARE_BUTTERFLY(16, 4)
+PRODUCT_BUTTERFLY(16, 4, 4)
 
 /* Odd prime radix R from the symmetric pairs a_j = x_j + x_{R-j}, b_j = x_j - x_{R-j} (j = 1..H, H = (R-1)/2):
  * y_m = x_0 + sum_j cos(2 pi jm/R) a_j - i sum_j sin(2 pi jm/R) b_j, and y_{R-m} with the sine sign flipped.
@@ -175,4 +184,5 @@ PRIME_BUTTERFLY(5)
 PRIME_BUTTERFLY(7)
 PRIME_BUTTERFLY(11)
 PRIME_BUTTERFLY(13)
-SQUARE_BUTTERFLY(9, 3)
+PRODUCT_BUTTERFLY(9, 3, 3)
+PRODUCT_BUTTERFLY(20, 4, 5)

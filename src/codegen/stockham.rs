@@ -9,7 +9,7 @@ use super::{
 };
 
 /// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
-pub const RADICES: [usize; 10] = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16];
+pub const RADICES: [usize; 11] = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 20];
 /// The lane count of a stage that works across the lanes, and of 64-point transforms in registers.
 pub const REGISTER_LANES: usize = 8;
 

@@ -544,9 +544,14 @@ impl Ctx<'_> {
         let problem = self.problem;
         let (input, output, batch) = self.physical(&job);
         let n = job.fft.count;
-        let radices_up_to = |max_two| match job.plane_n0 {
-            Some(n0) => [factor::radices(n0, max_two), factor::radices(n / n0, max_two)].concat(),
-            None => factor::radices(n, max_two),
+        let radices_up_to = |max_two| {
+            let radix_20 = leaf::takes_radix_20(self.device, problem.precision, max_two);
+            match job.plane_n0 {
+                Some(n0) => {
+                    [factor::radices(n0, max_two, radix_20), factor::radices(n / n0, max_two, radix_20)].concat()
+                }
+                None => factor::radices(n, max_two, radix_20),
+            }
         };
         let mut radices = radices_up_to(factor::LARGEST_TWO_RADIX);
         if radices.iter().product::<usize>() != n {
