@@ -97,7 +97,7 @@ AI void fft8(V *r, V *i) {
     }
 }
 
-/* Radix R = A x B: radix-A columns, twiddles w_R^(j*k), radix-B rows. Output y[k1 + B*k2]. One pass of
+/* Radix R = A x B: radix-A columns, twiddles w_R^(j*k), radix-B rows. Output y[k1 + A*k2]. One pass of
  * radix 9 or 20 replaces two passes of 3 or of 4 and 5 over local memory. */
 #define PRODUCT_BUTTERFLY(R, A, B)                                                                  \
     AI void fft##R(V *r, V *i) {                                                                    \

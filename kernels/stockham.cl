@@ -319,6 +319,19 @@
 
 /* A C2R pre-process fuses into a rows load of whole vectors (see there) for its elements below
  * C2R_PRE_MIDDLE and their mirrors; otherwise it takes every element after the load. */
+/* conj(X_k) (ar, ai) and its mirror conj(X_N-k) (br, bi) -> conj(Z'_k) and conj(Z'_N-k) in A (real.cl). The
+ * DC's imaginary parts are redundant (and X_N's, its mirror), and k = N / 2 is its own mirror. */
+#define C2R_PRE_PAIR(k, ar, ai, br, bi)                                                             \
+    do {                                                                                            \
+        V ar_ = (ar), ai_ = (ai), br_ = (br), bi_ = (bi), mr_, mi_;                                 \
+        if ((k) == 0)                                                                               \
+            ai_ = bi_ = (V)(0);                                                                     \
+        HERMITIAN_PAIR(ar_, ai_, br_, bi_, k, K(1.0), are[LIX(k)], aim[LIX(k)], mr_, mi_);          \
+        if ((k) > 0 && 2 * (k) != N) {                                                              \
+            are[LIX(N - (k))] = mr_;                                                                \
+            aim[LIX(N - (k))] = mi_;                                                                \
+        }                                                                                           \
+    } while (0)
 #if REAL_STAGE == STAGE_C2R_PRE && IN_MODE == MODE_ROWS && VW > 1 && !LOAD_MUL
 #define C2R_PRE_FUSED 1
 #define C2R_PRE_MIDDLE ((N + 1) / 2 / VW * VW)
@@ -1402,39 +1415,34 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
      * VW neighbours too, so never past the batch. */
     const IDX next_slot = lanes_adjacent && NEIGHBOURS_FROM_T0(2 * VW) ? (IDX)VW * (ib[1] - ib[0]) : 0;
 #endif
+/* Elements n0..n0+VW-1 of each lane's row, lane l's in xr[l], xi[l] (as loaded: transposing them gives
+ * element n0 + q of every lane in xr[q], xi[q]). */
+#if IN_PREFETCH == PREFETCH_NEXT_SLOT
+#define PREFETCH_NEXT_ROWS(n0)                                                                      \
+    if (next_slot)                                                                                  \
+    UNROLL for (int l = 0; l < VW; l++) PREFETCH_IN(ib[l] + next_slot + (IDX)(n0) * in_stride, 2)
+#else
+#define PREFETCH_NEXT_ROWS(n0)
+#endif
+#define ROW_BLOCK_IN(n0, xr, xi)                                                                    \
+    do {                                                                                            \
+        PREFETCH_NEXT_ROWS(n0);                                                                     \
+        UNROLL for (int l = 0; l < VW; l++) IN_ROW(ib[l] + (IDX)(n0) * in_stride, xr[l], xi[l]);    \
+    } while (0)
 #if C2R_PRE_FUSED
     /* The pre-process (below) as the rows load: block k0..k0+VW-1 and its mirror block N+1-VW-k0..N-k0,
      * each transposed, combine in registers into A, which spares the pass over B. The middle elements, whose
      * blocks would overlap, load into B as any rows do. */
     for (int k0 = lid * VW; k0 < C2R_PRE_MIDDLE; k0 += P * VW) {
         V xr[VW], xi[VW], yr[VW], yi[VW];
-        const IDX mirror = (IDX)(N + 1 - VW - k0) * in_stride;
-#if IN_PREFETCH == PREFETCH_NEXT_SLOT
-        if (next_slot)
-            UNROLL for (int l = 0; l < VW; l++) {
-                PREFETCH_IN(ib[l] + next_slot + (IDX)k0 * in_stride, 2);
-                PREFETCH_IN(ib[l] + next_slot + mirror, 2);
-            }
-#endif
-        UNROLL for (int l = 0; l < VW; l++) {
-            IN_ROW(ib[l] + (IDX)k0 * in_stride, xr[l], xi[l]);
-            IN_ROW(ib[l] + mirror, yr[l], yi[l]);
-        }
+        ROW_BLOCK_IN(k0, xr, xi);
+        ROW_BLOCK_IN(N + 1 - VW - k0, yr, yi);
         TRANSPOSE(xr);
         TRANSPOSE_IN_IM(xi);
         TRANSPOSE(yr);
         TRANSPOSE_IN_IM(yi);
-        UNROLL for (int q = 0; q < VW; q++) {
-            const int k = k0 + q;
-            V ai = xi[q] * conj_in, bi = yi[VW - 1 - q] * conj_in, mr, mi;
-            if (k == 0)
-                ai = bi = (V)(0);
-            HERMITIAN_PAIR(xr[q], ai, yr[VW - 1 - q], bi, k, K(1.0), are[LIX(k)], aim[LIX(k)], mr, mi);
-            if (k > 0) {
-                are[LIX(N - k)] = mr;
-                aim[LIX(N - k)] = mi;
-            }
-        }
+        UNROLL for (int q = 0; q < VW; q++)
+            C2R_PRE_PAIR(k0 + q, xr[q], xi[q] * conj_in, yr[VW - 1 - q], yi[VW - 1 - q] * conj_in);
     }
 #endif
     const int in_end = IN_COUNT - C2R_PRE_MIDDLE;
@@ -1444,11 +1452,7 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
             continue;
         }
         V xr[VW], xi[VW];
-#if IN_PREFETCH == PREFETCH_NEXT_SLOT
-        if (next_slot)
-            UNROLL for (int l = 0; l < VW; l++) PREFETCH_IN(ib[l] + next_slot + (IDX)n0 * in_stride, 2);
-#endif
-        UNROLL for (int l = 0; l < VW; l++) IN_ROW(ib[l] + (IDX)n0 * in_stride, xr[l], xi[l]);
+        ROW_BLOCK_IN(n0, xr, xi);
 #if LANES_DFT_IN
         UNROLL for (int l = 0; l < VW; l++) xi[l] *= conj_in;
         CAT(fft, VW)(xr, xi);
@@ -1564,19 +1568,8 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
 #if REAL_STAGE == STAGE_C2R_PRE
     /* conj(X_0..X_N) in B -> conj(Z'_0..Z'_N-1) in A (real.cl), value k with its mirror N - k; DC and
      * Nyquist are real by symmetry. Those below C2R_PRE_MIDDLE and their mirrors took the load. */
-    for (int k = C2R_PRE_MIDDLE + lid; k <= N / 2; k += P) {
-        V ar = bre[LIX(k)], ai = bim[LIX(k)], br = bre[LIX(N - k)], bi = bim[LIX(N - k)];
-        if (k == 0) {
-            ai = (V)(0);
-            bi = (V)(0);
-        }
-        V mr, mi;
-        HERMITIAN_PAIR(ar, ai, br, bi, k, K(1.0), are[LIX(k)], aim[LIX(k)], mr, mi);
-        if (k > 0 && 2 * k != N) {
-            are[LIX(N - k)] = mr;
-            aim[LIX(N - k)] = mi;
-        }
-    }
+    for (int k = C2R_PRE_MIDDLE + lid; k <= N / 2; k += P)
+        C2R_PRE_PAIR(k, bre[LIX(k)], bim[LIX(k)], bre[LIX(N - k)], bim[LIX(N - k)]);
     SLOT_BARRIER();
 #elif REAL_STAGE == STAGE_C2R_PRE_LANES
     /* As STAGE_C2R_PRE with X_(VW k + l) in lane l of element k (LANE_MIRROR); the imaginary parts of the DC
