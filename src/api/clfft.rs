@@ -6,6 +6,7 @@ use super::{guard, non_null};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::{check_lengths, library, registry, Callback, Direction, Layout, Plan, Settings};
+use crate::planner::TransformKind;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Buffer, Context, Queue};
 use ocl::core::ffi::{cl_command_queue, cl_context, cl_event, cl_float, cl_mem, cl_uint, cl_ulong};
@@ -686,7 +687,6 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
     tmpBuffer: cl_mem,
 ) -> clfftStatus {
     run("clfftEnqueueTransform", || {
-        let d = direction(dir)?;
         let queue = first_queue(commQueues)?;
         if numWaitEvents > 0 && waitEvents.is_null() {
             return fail(ErrorKind::InvalidEventWaitList, "numWaitEvents > 0 with a null waitEvents");
@@ -707,11 +707,11 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             } else {
                 std::slice::from_raw_parts(outputBuffers, if p.settings().out_layout.is_planar() { 2 } else { 1 })
             };
-            let d = p.settings().effective_direction(d);
-            let scale = p.settings().scale(d);
-            p.bake(&queue)?;
-            let baked = p.baked_mut().expect("baked above");
-            baked.enqueue(d, scale, &queue, wait, input, output, (!tmpBuffer.is_null()).then_some(tmpBuffer))
+            // As in clFFT, real transforms run in the direction their layouts decide, whatever `dir` says
+            // (clFFT's own tests pass ENDDIRECTION).
+            let real = p.settings().kind().is_ok_and(|k| k != TransformKind::C2C);
+            let d = if real { p.settings().effective_direction(Direction::Forward) } else { direction(dir)? };
+            p.enqueue(d, &queue, wait, input, output, (!tmpBuffer.is_null()).then_some(tmpBuffer))
         })?;
         if !outEvents.is_null() {
             // clFFT writes the first event whatever the count.

@@ -30,7 +30,14 @@ pub struct Baked {
     out_bytes: usize,
     in_planar: bool,
     out_planar: bool,
+    /// The caller passes one buffer, both input and output.
     in_place: bool,
+    /// In place, the kernels still run out of place: an in-place real transform whose rows of reals and of
+    /// complex values do not coincide. The transform then reads a copy of the input.
+    rows_apart: bool,
+    /// The plan's copy of the input, one buffer per plane, for launches whose output overlaps their input where
+    /// the kernels do not run in place; made at the first such launch.
+    input_copy: Vec<WorkingBuffer>,
     tmp_bytes: usize,
     own_tmp: Option<WorkingBuffer>,
     device_kind: DeviceKind,
@@ -53,7 +60,8 @@ impl Drop for Baked {
             .into_iter()
             .flatten()
             .flat_map(|pass| std::mem::take(&mut pass.staging));
-        working::retire(self.own_tmp.take().into_iter().chain(staging), self.last_run.as_ref());
+        let own = self.own_tmp.take().into_iter().chain(std::mem::take(&mut self.input_copy));
+        working::retire(own.chain(staging), self.last_run.as_ref());
     }
 }
 
@@ -207,7 +215,7 @@ impl Baked {
         let device = device_info(queue.device()?)?;
         check_precision(settings.precision, &device)?;
         let mut problem: Problem = settings.problem()?;
-        let user_in_place = problem.in_place;
+        let kernels_in_place = problem.in_place;
         let callbacks = [(&settings.pre_callback, CallbackStage::Pre), (&settings.post_callback, CallbackStage::Post)];
         if let Some(c) =
             callbacks.iter().filter_map(|(c, _)| c.as_ref()).find(|c| c.local_bytes as u64 > device.local_mem_bytes)
@@ -231,7 +239,7 @@ impl Baked {
         let mut built = None;
         if has_callbacks {
             let (pre, post) = (settings.pre_callback.as_ref(), settings.post_callback.as_ref());
-            match with_fused_callbacks(&exec.steps, pre, post, user_in_place) {
+            match with_fused_callbacks(&exec.steps, pre, post, kernels_in_place) {
                 Some(steps) => {
                     let sources: Vec<_> = steps.iter().map(|s| s.kernel.source()).collect();
                     match build_all(&context, &device, &sources.iter().collect::<Vec<_>>()) {
@@ -378,7 +386,9 @@ impl Baked {
             out_bytes,
             in_planar: problem.input.planar,
             out_planar: problem.output.planar,
-            in_place: user_in_place,
+            in_place: settings.in_place,
+            rows_apart: settings.in_place && !kernels_in_place,
+            input_copy: Vec::new(),
             tmp_bytes: exec.tmp_elements() * precision.complex_bytes(),
             exec,
             launches,
@@ -445,15 +455,21 @@ impl Baked {
         let (outputs, out_size) = self.planes(output, self.out_planar, self.out_bytes, "output")?;
         let callers_tmp = tmp.filter(|m| !m.is_null() && self.tmp_bytes > 0);
         let (tmp, tmp_size) = self.scratch(tmp)?;
-        self.check_disjoint(inputs, outputs, callers_tmp)?;
+        // Where the output overlaps the input but the kernels do not run in place, the transform reads a copy of
+        // the input (a pre-callback pass makes one anyway), so any overlap computes what clFFT computes.
+        let overlapping = self.rows_apart || (!self.in_place && self.output_overlaps_input(inputs, outputs)?);
+        let copies_input = overlapping && self.pre_callback.is_none();
+        self.check_disjoint(inputs, outputs, callers_tmp, overlapping)?;
         // With callbacks the transform reads and writes their staged copies of its sides.
-        let pre_event = match &self.pre_callback {
+        let first_event = match &self.pre_callback {
             Some(pre) => Some(pre.enqueue(queue, inputs, pre.staged(), wait)?),
+            None if copies_input => Some(self.copy_input(queue, inputs, wait)?),
             None => None,
         };
-        let wait: Vec<RawEvent> = pre_event.as_ref().map_or_else(|| wait.to_vec(), |e| vec![e.raw()]);
+        let wait: Vec<RawEvent> = first_event.as_ref().map_or_else(|| wait.to_vec(), |e| vec![e.raw()]);
         let (inputs, in_size) = match &self.pre_callback {
             Some(pre) => (pre.staged(), pre.plane_bytes),
+            None if copies_input => (self.copied_input(), self.in_bytes),
             None => (inputs, in_size),
         };
         let (user_outputs, (outputs, out_size)) = match &self.post_callback {
@@ -586,42 +602,110 @@ impl Baked {
         Ok((Some(own), self.tmp_bytes))
     }
 
-    /// Refuses buffers whose reaches overlap where the transform would write one while reading or writing
-    /// another: output planes against each other and against the input (out of place), the two planes of a
-    /// planar buffer in place, and a caller's scratch buffer against everything.
-    fn check_disjoint(&self, inputs: [RawMem; 2], outputs: [RawMem; 2], tmp: Option<RawMem>) -> Result<()> {
-        let range = |mem: RawMem, bytes: usize| -> Result<(usize, usize, usize)> {
+    /// The bytes each plane of the input and of the output reaches: (buffer, first byte, end).
+    fn reaches(&self, inputs: [RawMem; 2], outputs: [RawMem; 2]) -> Result<(Vec<Reach>, Vec<Reach>)> {
+        let range = |name: &'static str, mem: RawMem, bytes: usize| -> Result<Reach> {
             let (root, offset) = Buffer::place_of_raw(mem)?;
-            Ok((root, offset, offset + bytes))
+            Ok(Reach { name, root, start: offset, end: offset + bytes })
         };
-        let overlap = |a: (usize, usize, usize), b: (usize, usize, usize)| a.0 == b.0 && a.1 < b.2 && b.1 < a.2;
         let bytes = if self.in_place { self.in_bytes.max(self.out_bytes) } else { self.in_bytes };
-        let mut read: Vec<(&str, (usize, usize, usize))> = vec![("input", range(inputs[0], bytes)?)];
+        let mut read = vec![range("input", inputs[0], bytes)?];
         if self.in_planar {
-            read.push(("imaginary input plane", range(inputs[1], bytes)?));
+            read.push(range("imaginary input plane", inputs[1], bytes)?);
         }
-        let mut written: Vec<(&str, (usize, usize, usize))> = Vec::new();
-        if self.in_place {
-            written.append(&mut read);
-        } else {
-            written.push(("output", range(outputs[0], self.out_bytes)?));
+        let mut written = Vec::new();
+        if !self.in_place {
+            written.push(range("output", outputs[0], self.out_bytes)?);
             if self.out_planar {
-                written.push(("imaginary output plane", range(outputs[1], self.out_bytes)?));
+                written.push(range("imaginary output plane", outputs[1], self.out_bytes)?);
             }
         }
-        if let Some(mem) = tmp {
-            written.push(("temporary buffer", range(mem, self.tmp_bytes)?));
+        Ok((read, written))
+    }
+
+    /// True when an out-of-place launch's output reaches bytes its input reaches.
+    fn output_overlaps_input(&self, inputs: [RawMem; 2], outputs: [RawMem; 2]) -> Result<bool> {
+        let (read, written) = self.reaches(inputs, outputs)?;
+        Ok(written.iter().any(|w| read.iter().any(|r| w.overlaps(r))))
+    }
+
+    /// Copies each input plane into the plan's copy of the input (made at the first call) after `wait`.
+    fn copy_input(&mut self, queue: &Queue, inputs: [RawMem; 2], wait: &[RawEvent]) -> Result<Event> {
+        let planes = if self.in_planar { 2 } else { 1 };
+        if self.input_copy.is_empty() {
+            crate::log!(Topic::Info, "the output overlaps the input: the transform reads a copy of the input");
+            self.input_copy = (0..planes)
+                .map(|_| WorkingBuffer::new(&self.context, self.device_kind, self.in_bytes))
+                .collect::<Result<_>>()?;
         }
-        for (i, (name, place)) in written.iter().enumerate() {
-            let others = written[i + 1..].iter().chain(&read);
-            if let Some((other, _)) = others.into_iter().find(|(_, p)| overlap(*place, *p)) {
+        let mut event = None;
+        for (plane, copy) in self.input_copy.iter().enumerate() {
+            let after: Vec<RawEvent> = event.as_ref().map_or_else(|| wait.to_vec(), |e: &Event| vec![e.raw()]);
+            event = Some(crate::runtime::cl::enqueue_copy(
+                queue.raw(),
+                inputs[plane],
+                copy.raw(),
+                0,
+                0,
+                self.in_bytes,
+                &after,
+            )?);
+        }
+        event.ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "an input without planes"))
+    }
+
+    fn copied_input(&self) -> [RawMem; 2] {
+        [self.input_copy[0].raw(), self.input_copy[self.input_copy.len() - 1].raw()]
+    }
+
+    /// Refuses buffers whose reaches overlap where the transform would write one while reading or writing
+    /// another: output planes against each other and, unless the transform reads a copy of the input
+    /// (`input_copied`), against the input; the two planes of a planar buffer in place; and a caller's scratch
+    /// buffer against everything.
+    fn check_disjoint(
+        &self,
+        inputs: [RawMem; 2],
+        outputs: [RawMem; 2],
+        tmp: Option<RawMem>,
+        input_copied: bool,
+    ) -> Result<()> {
+        let (mut read, mut written) = self.reaches(inputs, outputs)?;
+        if self.in_place {
+            written.append(&mut read);
+        }
+        if let Some(mem) = tmp {
+            let (root, start) = Buffer::place_of_raw(mem)?;
+            written.push(Reach { name: "temporary buffer", root, start, end: start + self.tmp_bytes });
+        }
+        let outputs = written.len() - usize::from(tmp.is_some());
+        for (i, w) in written.iter().enumerate() {
+            // The transform writes the output while reading the copy of an overlapping input, but scratch never.
+            let read_now = read.iter().filter(|_| !input_copied || i >= outputs);
+            if let Some(other) = written[i + 1..].iter().chain(read_now).find(|r| w.overlaps(r)) {
                 return fail(
                     ErrorKind::InvalidArgValue,
-                    format!("the {name} overlaps the {other}: the transform would write one while using the other"),
+                    format!(
+                        "the {} overlaps the {}: the transform would write one while using the other",
+                        w.name, other.name
+                    ),
                 );
             }
         }
         Ok(())
+    }
+}
+
+/// The bytes one plane of a caller's buffer spans within its root buffer.
+struct Reach {
+    name: &'static str,
+    root: usize,
+    start: usize,
+    end: usize,
+}
+
+impl Reach {
+    fn overlaps(&self, other: &Reach) -> bool {
+        self.root == other.root && self.start < other.end && other.start < self.end
     }
 }
 

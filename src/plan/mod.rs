@@ -226,9 +226,9 @@ impl Settings {
         };
         let in_strides = strides(&self.in_strides)?;
         let mut out_strides = strides(&self.out_strides)?;
-        if self.in_place {
-            self.check_in_place(kind, &in_strides, &out_strides)?;
-        }
+        // In place, a real transform whose real and complex rows do not coincide reads a copy of its input
+        // (`Baked`), so the planner sees it out of place.
+        let rows_coincide = !self.in_place || self.check_in_place(kind, &in_strides, &out_strides)?;
         if self.transposed {
             if dim != 2 || kind != TransformKind::C2C {
                 return fail(
@@ -318,7 +318,7 @@ impl Settings {
                 dist: self.out_dist,
                 planar: self.out_layout.is_planar(),
             },
-            in_place: self.in_place,
+            in_place: self.in_place && rows_coincide,
             no_scratch: self.no_mem_alloc.unwrap_or_else(library::no_mem_alloc),
         })
     }
@@ -337,10 +337,12 @@ impl Settings {
         })
     }
 
-    /// In place, every transform must read and write the same storage: equal layouts for complex data; for
-    /// real data, rows of reals that coincide with rows of complex values (real strides twice the complex
-    /// ones beyond axis 0, unit strides along it), as clFFT and FFTW lay out padded real arrays.
-    fn check_in_place(&self, kind: TransformKind, in_strides: &[usize], out_strides: &[usize]) -> Result<()> {
+    /// In place, complex transforms need equal input and output layouts, as clFFT does. Real transforms take
+    /// any strides and distances (clFFT's tests run in-place real layouts of unrelated strides); the answer is
+    /// whether their rows of reals coincide with their rows of complex values (real strides twice the complex
+    /// ones beyond axis 0, unit strides along it, as clFFT and FFTW lay out padded real arrays), which the
+    /// kernels then transform where they lie.
+    fn check_in_place(&self, kind: TransformKind, in_strides: &[usize], out_strides: &[usize]) -> Result<bool> {
         if self.in_layout == Layout::HermitianPlanar || self.out_layout == Layout::HermitianPlanar {
             return fail(ErrorKind::InvalidPlan, "in-place transforms cannot use a planar Hermitian layout");
         }
@@ -352,23 +354,15 @@ impl Settings {
                         "in-place transforms need equal input and output layouts, strides and distances",
                     );
                 }
-                return Ok(());
+                return Ok(true);
             }
             TransformKind::R2C => (in_strides, out_strides, self.in_dist, self.out_dist),
             TransformKind::C2R => (out_strides, in_strides, self.out_dist, self.in_dist),
         };
-        let rows_coincide = real[0] == 1
+        Ok(real[0] == 1
             && complex[0] == 1
             && real[1..].iter().zip(&complex[1..]).all(|(r, c)| *r == 2 * c)
-            && (self.batch == 1 || real_dist == 2 * complex_dist);
-        if !rows_coincide {
-            return fail(
-                ErrorKind::InvalidPlan,
-                "an in-place real transform needs unit strides along axis 0 and real strides and distance twice the \
-                 complex ones (rows padded to 2 (N/2 + 1) reals)",
-            );
-        }
-        Ok(())
+            && (self.batch == 1 || real_dist == 2 * complex_dist))
     }
 
     pub fn scale(&self, direction: Direction) -> f64 {
@@ -383,13 +377,16 @@ impl Settings {
 pub struct Plan {
     settings: Settings,
     baked: Option<Baked>,
+    /// An out-of-place plan's in-place bake, for callers that pass the same buffers as input and output
+    /// (clFFT transforms those): baked at the first such call.
+    in_place_twin: Option<Baked>,
     /// The clFFT handle of a plan in the registry: what `CLFFT_DUMP_PROGRAMS` names its files after.
     handle: Option<usize>,
 }
 
 impl Plan {
     pub fn new(settings: Settings) -> Plan {
-        Plan { settings, baked: None, handle: None }
+        Plan { settings, baked: None, in_place_twin: None, handle: None }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -399,6 +396,7 @@ impl Plan {
     /// Settings for modification; the bake is invalidated.
     pub fn settings_mut(&mut self) -> &mut Settings {
         self.baked = None;
+        self.in_place_twin = None;
         &mut self.settings
     }
 
@@ -425,6 +423,58 @@ impl Plan {
     pub fn baked_mut(&mut self) -> Option<&mut Baked> {
         self.baked.as_mut()
     }
+
+    /// Runs the transform as clFFT's `clfftEnqueueTransform` does: baked first if need be, in the direction
+    /// the layouts decide for real transforms (whatever `direction` says), and `output` ignored in place. An
+    /// out-of-place plan given its input buffers as output runs in place where its layouts allow an in-place
+    /// plan; otherwise its bake reads a copy of the input (`Baked::enqueue`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn enqueue(
+        &mut self,
+        direction: Direction,
+        queue: &crate::runtime::Queue,
+        wait: &[RawEvent],
+        input: &[RawMem],
+        output: &[RawMem],
+        tmp: Option<RawMem>,
+    ) -> Result<Event> {
+        let direction = self.settings.effective_direction(direction);
+        let scale = self.settings.scale(direction);
+        self.bake(queue)?;
+        if !self.settings.in_place && same_planes(input, output, self.settings.in_layout.is_planar())? {
+            let twin = Settings { in_place: true, ..self.settings.clone() };
+            if twin.problem().is_ok_and(|p| p.in_place) {
+                if self.in_place_twin.is_none() {
+                    crate::log!(
+                        crate::log::Topic::Info,
+                        "an out-of-place plan is given its input as output: it runs in place"
+                    );
+                    self.in_place_twin = Some(Baked::new(&twin, queue)?);
+                }
+                let twin = self.in_place_twin.as_mut().expect("baked just above");
+                return twin.enqueue(direction, scale, queue, wait, input, &[], tmp);
+            }
+        }
+        let baked = self.baked.as_mut().expect("baked above");
+        baked.enqueue(direction, scale, queue, wait, input, output, tmp)
+    }
+}
+
+/// True when `output` names the same planes as `input`, each at the same place in the same buffer.
+fn same_planes(input: &[RawMem], output: &[RawMem], planar: bool) -> Result<bool> {
+    let planes = if planar { 2 } else { 1 };
+    if input.len() < planes
+        || output.len() < planes
+        || input[..planes].iter().chain(&output[..planes]).any(|m| m.is_null())
+    {
+        return Ok(false);
+    }
+    for (&i, &o) in input[..planes].iter().zip(&output[..planes]) {
+        if Buffer::place_of_raw(i)? != Buffer::place_of_raw(o)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// One baked kernel launch: the kernel, its tables and sizes, and where it reads and writes. The Stockham,
