@@ -98,6 +98,10 @@ typedef struct {
     int rebatch;             /* change the batch to this after the bake, and enqueue without baking again */
     int copy_plan;           /* enqueue a clfftCopyPlan of the baked plan instead of the plan */
     int queues;              /* queues passed to the bake and the enqueue */
+    int short_input;         /* an input buffer half the size the layout reaches */
+    int short_tmp;           /* a caller's temporary buffer of 64 bytes */
+    int tmp_is_input;        /* the input buffer passed as the temporary buffer too */
+    int null_output;         /* out of place, a null outputBuffers */
 } pattern_t;
 
 /* Runs a pattern: a single-precision plan over sh, random input (Hermitian for C2R), the transform, and its
@@ -171,11 +175,14 @@ static void run(env_t *env, const char *name, pattern_t p, int expect_dir)
     clfftPlanHandle run_plan = plan;
     if (p.copy_plan) st[ns++] = clfftCopyPlan(&run_plan, env->context, plan);
 
-    cl_mem in = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, scalars * sizeof(float), in_host, &err);
+    size_t in_bytes = p.short_input ? in_scalars * sizeof(float) / 2 : scalars * sizeof(float);
+    cl_mem in = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, in_bytes, in_host, &err);
     for (size_t i = 0; i < scalars; i++) res[i] = 12345.0f;
     cl_mem other = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, scalars * sizeof(float), res, &err);
-    cl_mem tmp = p.tmp_extra ? clCreateBuffer(env->context, CL_MEM_READ_WRITE, (size_t)p.tmp_extra << 20, NULL, &err) : NULL;
-    cl_mem *outputs = p.in_place ? (p.output_arg ? &other : NULL) : p.same_buffer ? &in : &other;
+    size_t tmp_bytes = p.tmp_extra ? (size_t)p.tmp_extra << 20 : p.short_tmp ? 64 : 0;
+    cl_mem tmp = tmp_bytes ? clCreateBuffer(env->context, CL_MEM_READ_WRITE, tmp_bytes, NULL, &err) : NULL;
+    if (p.tmp_is_input) clRetainMemObject(tmp = in);
+    cl_mem *outputs = p.in_place ? (p.output_arg ? &other : NULL) : p.same_buffer ? &in : p.null_output ? NULL : &other;
     cl_event done = NULL;
     int s_enq = clfftEnqueueTransform(run_plan, p.dir, nq, queues, 0, NULL, &done, &in, outputs, tmp);
     st[ns++] = s_enq;
@@ -288,6 +295,22 @@ int main(int argc, char **argv)
         {"copy_of_baked_plan", {SET(packed(R2C, 1, 64, 1, 2, 0)), .copy_plan = 1, .dir = CLFFT_FORWARD}, CLFFT_FORWARD},
         /* Two queues of one device in the bake and the enqueue. */
         {"two_queues", {.sh = packed(C2C, 1, 64, 1, 2, 0), .queues = 2, .dir = CLFFT_FORWARD}, CLFFT_FORWARD},
+        /* Calls fftx refuses, each with what clFFT does with it (docs/status.md). */
+        {"null_output_out_of_place", {.sh = packed(C2C, 1, 64, 1, 2, 0), .null_output = 1, .dir = CLFFT_FORWARD},
+         CLFFT_FORWARD},
+        {"input_buffer_too_small", {.sh = packed(C2C, 1, 1024, 1, 4, 0), .short_input = 1, .dir = CLFFT_FORWARD},
+         CLFFT_FORWARD},
+        {"tmp_buffer_too_small", {.sh = packed(C2C, 1, 1 << 16, 1, 2, 0), .short_tmp = 1, .dir = CLFFT_FORWARD},
+         CLFFT_FORWARD},
+        {"tmp_buffer_is_the_input", {.sh = packed(C2C, 1, 1 << 16, 1, 2, 0), .tmp_is_input = 1, .dir = CLFFT_FORWARD},
+         CLFFT_FORWARD},
+        {"output_layout_overlaps_itself", {SET(((shape_t){{64, 1}, {1, 0}, {1, 0}, 64, 32, 1, 2, C2C})),
+                                           .dir = CLFFT_FORWARD}, CLFFT_FORWARD},
+        {"zero_input_stride", {SET(((shape_t){{64, 1}, {0, 0}, {1, 0}, 64, 64, 1, 2, C2C})), .dir = CLFFT_FORWARD},
+         CLFFT_FORWARD},
+        {"zero_distance", {SET(((shape_t){{64, 1}, {1, 0}, {1, 0}, 0, 0, 1, 2, C2C})), .dir = CLFFT_FORWARD},
+         CLFFT_FORWARD},
+        {"c2c_direction_5", {.sh = packed(C2C, 1, 64, 1, 2, 0), .dir = (clfftDirection)5}, CLFFT_BACKWARD},
     };
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) printf("%s\n", patterns[i].name);

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what fftx needs on Debian when it is missing: the PoCL OpenCL runtime (CPU device), the ICD
 # loader and headers, the comparison libraries the tests and benchmark use (clFFT, VkFFT, FFTW), and the
-# tools the installation tests build with (pkg-config, CMake), and LeakSanitizer's runtime (the C tests).
+# tools the installation tests build with (pkg-config, CMake), LeakSanitizer's runtime (the C tests), and
+# ufo-filters, a clFFT application the installation tests run on fftx.
 set -euo pipefail
 
 packages=(pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo libclfft-dev clfft-client libvkfft-dev
-          libfftw3-dev pkg-config cmake liblsan0)
+          libfftw3-dev pkg-config cmake liblsan0 ufo-filters libufo-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -146,6 +146,16 @@ fn strided_and_padded_layouts() {
     assert_accurate(Case::new(&[48, 10]).batch(2).strides(&[1, 50], &[1, 50]).dists(520, 520).in_place());
 }
 
+/// Zero input strides and distances read one value for a whole axis or batch, as clFFT does; with both
+/// distances zero every transform writes the same result to the same place, which one transform does.
+#[test]
+fn zero_input_strides_and_distances() {
+    assert_accurate(Case::new(&[64]).batch(3).strides(&[0], &[1]).dists(1, 64));
+    assert_accurate(Case::new(&[1 << 16]).batch(2).strides(&[1], &[1]).dists(0, 1 << 16));
+    assert_accurate(Case::new(&[32, 16]).batch(2).strides(&[1, 0], &[1, 32]).dists(32, 512).double());
+    assert_accurate(Case::new(&[100]).batch(4).dists(0, 0));
+}
+
 /// CPU leaves in double precision run their passes in place in one local buffer (decimation in frequency,
 /// the output read in digit-reversed order), which gives 4096 points 8 lanes: powers of 16 and mixed
 /// radices, a part slot, both directions, planar, in place, transforms interleaved along columns.

@@ -5,7 +5,10 @@
 //! - a cuFFT-style program built with `pkg-config --cflags --libs fftx` runs;
 //! - a clFFT program built with `-lclFFT` against the installed compatibility names runs on fftx;
 //! - CMake's `find_package(fftx)` gives a target a program links with;
-//! - random clFFT plans give the same statuses and results on fftx as on Debian's clFFT.
+//! - random clFFT plans give the same statuses and results on fftx as on Debian's clFFT, and so do the calling
+//!   patterns of real clFFT programs;
+//! - Debian's `ufo-filters` tomography pipelines, whose `fft` and `ifft` tasks call clFFT, give the same images
+//!   on fftx as on Debian's clFFT.
 
 use once_cell::sync::Lazy;
 use std::fs;
@@ -247,12 +250,77 @@ fn debian_clfft_client_passes_complex_to_real() {
     client_passes(&[(3, 5), (4, 5)]);
 }
 
+/// Runs a `ufo-launch` pipeline (Debian's ufo-filters: its `fft`, `filter` and `ifft` tasks, as tomography
+/// reconstructions use them) from a `width` x `height` image of random floats through `tasks`, on Debian's clFFT
+/// and on fftx, and checks that the two images agree within 1e-5 of the largest value.
+fn ufo_pipeline_agrees(name: &str, width: usize, height: usize, tasks: &str) {
+    let launch = Path::new("/usr/bin/ufo-launch");
+    assert!(launch.is_file(), "{} is missing: install Debian's ufo-filters and libufo-bin", launch.display());
+    let dir = scratch().join(format!("ufo-{name}"));
+    fs::create_dir_all(&dir).expect("the pipeline's folder");
+    let mut state = 0x9e37_79b9_7f4a_7c15u64 ^ (width * height) as u64;
+    let image: Vec<u8> = (0..width * height)
+        .flat_map(|_| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((state >> 40) as f32 / (1u64 << 24) as f32).to_le_bytes()
+        })
+        .collect();
+    let input = dir.join("in.raw");
+    fs::write(&input, image).expect("the input image");
+    let run_on = |library: &str| -> Vec<f32> {
+        let output = dir.join(format!("{library}.raw"));
+        let pipeline = format!(
+            "read path={} raw-width={width} raw-height={height} raw-bitdepth=32 ! {tasks} ! write filename={}",
+            input.display(),
+            output.display()
+        );
+        let mut command = Command::new(launch);
+        command.args(pipeline.split_whitespace()).env("UFO_DEVICE_TYPE", "cpu");
+        if library == "fftx" {
+            command.env("LD_LIBRARY_PATH", lib_dir()).env("FFTX_CACHE_DIR", test_cache()).env("FFTX_LOG", "info");
+        } else {
+            command.env_remove("LD_LIBRARY_PATH");
+        }
+        let result = command.output().expect("start ufo-launch");
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(result.status.success(), "ufo-launch {pipeline} on {library} failed ({}):\n{stderr}", result.status);
+        // Debian's real clFFT is installed too: only fftx writes `fftx[...]` lines.
+        assert_eq!(stderr.contains("fftx[info]"), library == "fftx", "ufo-launch {pipeline} ran on the wrong library");
+        let bytes = fs::read(&output).expect("the output image");
+        bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()
+    };
+    let (clfft, fftx) = (run_on("clfft"), run_on("fftx"));
+    assert_eq!(clfft.len(), fftx.len(), "{name}: images of different sizes");
+    let top = clfft.iter().fold(0f32, |m, v| m.max(v.abs()));
+    let worst = clfft.iter().zip(&fftx).fold(0f32, |m, (a, b)| m.max((a - b).abs()));
+    assert!(top > 0.0 && worst <= 1e-5 * top, "{name} ({tasks}): fftx differs from clFFT by {worst} of {top}");
+}
+
+#[test]
+fn ufo_filters_1d_pipelines_agree_with_debians_clfft() {
+    ufo_pipeline_agrees("1d", 1024, 64, "fft dimensions=1 ! ifft dimensions=1");
+    ufo_pipeline_agrees("1d-crop", 600, 40, "fft dimensions=1 ! ifft dimensions=1 crop-width=600");
+    ufo_pipeline_agrees("1d-filter", 1000, 64, "fft dimensions=1 ! filter ! ifft dimensions=1 crop-width=1000");
+}
+
+#[test]
+fn ufo_filters_2d_pipelines_agree_with_debians_clfft() {
+    ufo_pipeline_agrees("2d", 512, 256, "fft dimensions=2 ! ifft dimensions=2");
+    ufo_pipeline_agrees(
+        "2d-filter",
+        600,
+        200,
+        "fft dimensions=2 ! filter ! ifft dimensions=2 crop-width=600 crop-height=200",
+    );
+}
+
 /// Random clFFT plans (`c-tests/clfft_differential.c`: 1D-3D c2c, r2c and c2r, both precisions, layouts,
 /// placements, batches, strides, scales, transposed results, four long 1D lengths) give the same statuses and
 /// results, unwritten memory included, on Debian's clFFT 2.12 and on fftx, save where clFFT refuses a transposed
-/// result that fftx computes (`scripts/clfft-differential`).
+/// result that fftx computes; and the calling patterns of real clFFT programs (`c-tests/clfft_calling_patterns.c`)
+/// compute the right result on fftx wherever they do on clFFT (`scripts/clfft-differential`).
 #[test]
-fn random_plans_agree_with_debians_clfft() {
+fn random_plans_and_calling_patterns_agree_with_debians_clfft() {
     let output = Command::new(repository().join("scripts/clfft-differential"))
         .args(["40", "2"])
         .env("FFTX_LIB", built_library())
@@ -261,7 +329,9 @@ fn random_plans_agree_with_debians_clfft() {
         .expect("run scripts/clfft-differential");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        output.status.success() && stdout.contains("0 of 40 plans differ"),
+        output.status.success()
+            && stdout.contains("0 of 40 plans differ")
+            && stdout.lines().any(|l| l.starts_with("0 of ") && l.ends_with(" calling patterns differ")),
         "scripts/clfft-differential 40 2 ({}):\n{stdout}{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)

@@ -236,11 +236,14 @@ fn sub_buffers_smaller_than_the_plan_reaches() {
 fn zero_strides_distances_and_batches() {
     let plan = create(&[16, 4]);
     assert_eq!(clfftSetPlanBatchSize(plan, 0), CLFFT_INVALID_ARG_VALUE, "batch");
+    // Zero input strides and distances read one value many times (c2c::zero_input_strides_and_distances);
+    // zero output strides and distances would write many results to one place.
     set_strides(plan, &[0, 16], &[0, 16]);
     assert_eq!(bake(plan), CLFFT_INVALID_ARG_VALUE, "stride");
     set_strides(plan, &[1, 16], &[1, 16]);
     check(clfftSetPlanBatchSize(plan, 2), "batch");
-    check(clfftSetPlanDistance(plan, 0, 0), "distance");
+    check(clfftSetResultLocation(plan, 2), "out of place");
+    check(clfftSetPlanDistance(plan, 64, 0), "distance");
     assert_eq!(bake(plan), CLFFT_INVALID_ARG_VALUE, "distance");
     destroy(plan);
 }

@@ -212,20 +212,25 @@ impl Settings {
             return fail(ErrorKind::InvalidArgValue, "batch size is zero");
         }
         let kind = self.kind()?;
-        let strides = |given: &[usize]| -> Result<Vec<usize>> {
+        // A zero input stride reads one value for a whole axis, as clFFT does; a zero output stride would write
+        // a whole axis's results to one place.
+        let strides = |given: &[usize], zero_allowed: bool| -> Result<Vec<usize>> {
             let mut s = given.to_vec();
             s.truncate(dim);
             let packed = packed_strides(&self.lengths);
             while s.len() < dim {
                 s.push(packed[s.len()]);
             }
-            if s.contains(&0) {
-                return fail(ErrorKind::InvalidArgValue, "a stride is zero");
+            if !zero_allowed && s.contains(&0) {
+                return fail(ErrorKind::InvalidArgValue, "an output stride is zero");
             }
             Ok(s)
         };
-        let in_strides = strides(&self.in_strides)?;
-        let mut out_strides = strides(&self.out_strides)?;
+        let in_strides = strides(&self.in_strides, true)?;
+        let mut out_strides = strides(&self.out_strides, false)?;
+        // With both distances zero every transform of the batch reads the same input and writes the same
+        // result to the same place, which clFFT computes: one transform does it.
+        let batch = if self.in_dist == 0 && self.out_dist == 0 { 1 } else { self.batch };
         // In place, a real transform whose real and complex rows do not coincide reads a copy of its input
         // (`Baked`), so the planner sees it out of place.
         let rows_coincide = !self.in_place || self.check_in_place(kind, &in_strides, &out_strides)?;
@@ -265,8 +270,8 @@ impl Settings {
                 out_strides.swap(0, 1);
             }
         }
-        if self.batch > 1 && (self.in_dist == 0 || self.out_dist == 0) {
-            return fail(ErrorKind::InvalidArgValue, "a batch distance is zero");
+        if batch > 1 && self.out_dist == 0 {
+            return fail(ErrorKind::InvalidArgValue, "the output distance is zero with a batch above 1");
         }
         let complex_lengths = {
             let mut l = self.lengths.clone();
@@ -283,7 +288,7 @@ impl Settings {
         for (lengths, strides, dist, side) in
             [(in_lengths, &in_strides, self.in_dist, "input"), (out_lengths, &out_strides, self.out_dist, "output")]
         {
-            if reach(lengths, strides, dist, self.batch).and_then(|r| r.checked_mul(16)).is_none() {
+            if reach(lengths, strides, dist, batch).and_then(|r| r.checked_mul(16)).is_none() {
                 return fail(
                     ErrorKind::InvalidArgValue,
                     format!("the {side} lengths, strides, distance and batch overflow the address space"),
@@ -291,13 +296,13 @@ impl Settings {
             }
         }
         // Two results written to one place would race; reading one input twice is harmless.
-        if !disjoint(out_lengths, &out_strides, self.out_dist, self.batch) {
+        if !disjoint(out_lengths, &out_strides, self.out_dist, batch) {
             return fail(
                 ErrorKind::InvalidPlan,
                 format!(
                     "the output strides {out_strides:?} and distance {} place two of the {out_lengths:?} x {} \
                      results at one position",
-                    self.out_dist, self.batch
+                    self.out_dist, batch
                 ),
             );
         }
@@ -311,7 +316,7 @@ impl Settings {
             precision: self.precision,
             kind,
             lengths: pick(&self.lengths),
-            batch: self.batch,
+            batch,
             input: BufferLayout { strides: pick(&in_strides), dist: self.in_dist, planar: self.in_layout.is_planar() },
             output: BufferLayout {
                 strides: pick(&out_strides),
