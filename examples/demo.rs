@@ -17,12 +17,34 @@ fn check(status: i32, what: &str) -> Result<(), String> {
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().collect();
-    let log2n: u32 = args.get(1).map(|a| a.parse()).transpose()?.unwrap_or(20);
-    let double = args.get(2).is_some_and(|a| a == "double");
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("demo: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    const USAGE: &str = "usage: scripts/demo [log2 N (1 to 30, default 20)] [single|double (default single)]";
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    if args.len() > 2 {
+        return Err(format!("too many arguments\n{USAGE}").into());
+    }
+    let log2n: u32 = match args.first() {
+        None => 20,
+        Some(a) => a.parse().map_err(|_| format!("log2 N must be a whole number, not {a:?}\n{USAGE}"))?,
+    };
+    let double = match args.get(1).map(String::as_str) {
+        None | Some("single") => false,
+        Some("double") => true,
+        Some(other) => return Err(format!("the precision is single or double, not {other:?}\n{USAGE}").into()),
+    };
     if !(1..=30).contains(&log2n) {
-        return Err(format!("log2 N must be 1 to 30, not {log2n}").into());
+        return Err(format!("log2 N must be 1 to 30, not {log2n}\n{USAGE}").into());
     }
     let n = 1usize << log2n;
 

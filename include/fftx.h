@@ -123,6 +123,19 @@ extern "C" {
 #endif // __cplusplus
 
 /*
+ A sentence naming a status, for messages: "FFTX_INVALID_PLAN: ...". Any value is accepted: one that is
+ no `fftxResult` gives a sentence that says so. The string is static.
+ */
+const char *fftxGetErrorString(int result);
+
+/*
+ The message of the calling thread's latest failed fftx call, of either API, with the words
+ `FFTX_LOG=error` prints: the function's name, then why it failed. An empty string before any failure. The
+ pointer stays valid until the thread's next failed call.
+ */
+const char *fftxGetLastErrorMessage(void);
+
+/*
  Creates an empty plan handle, to be made with one of the `fftxMakePlan` functions.
  */
 fftxResult fftxCreate(fftxHandle *handle);

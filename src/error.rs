@@ -1,6 +1,7 @@
 //! Errors shared by every layer. A failure carries a kind, which the C shells translate into their status
 //! codes, and a sentence for `FFTX_LOG=error`.
 
+use std::ffi::CStr;
 use std::fmt;
 
 /// What went wrong, in the vocabulary both C APIs can express.
@@ -90,40 +91,47 @@ fn kind_of_cl_status(code: i32) -> ErrorKind {
     }
 }
 
+/// OpenCL status codes and their symbolic names.
+const CL_STATUSES: &[(i32, &CStr)] = &[
+    (0, c"CL_SUCCESS"),
+    (-1, c"CL_DEVICE_NOT_FOUND"),
+    (-2, c"CL_DEVICE_NOT_AVAILABLE"),
+    (-3, c"CL_COMPILER_NOT_AVAILABLE"),
+    (-4, c"CL_MEM_OBJECT_ALLOCATION_FAILURE"),
+    (-5, c"CL_OUT_OF_RESOURCES"),
+    (-6, c"CL_OUT_OF_HOST_MEMORY"),
+    (-7, c"CL_PROFILING_INFO_NOT_AVAILABLE"),
+    (-11, c"CL_BUILD_PROGRAM_FAILURE"),
+    (-30, c"CL_INVALID_VALUE"),
+    (-33, c"CL_INVALID_DEVICE"),
+    (-34, c"CL_INVALID_CONTEXT"),
+    (-36, c"CL_INVALID_COMMAND_QUEUE"),
+    (-37, c"CL_INVALID_HOST_PTR"),
+    (-38, c"CL_INVALID_MEM_OBJECT"),
+    (-42, c"CL_INVALID_BINARY"),
+    (-44, c"CL_INVALID_PROGRAM"),
+    (-45, c"CL_INVALID_PROGRAM_EXECUTABLE"),
+    (-46, c"CL_INVALID_KERNEL_NAME"),
+    (-48, c"CL_INVALID_KERNEL"),
+    (-49, c"CL_INVALID_ARG_INDEX"),
+    (-50, c"CL_INVALID_ARG_VALUE"),
+    (-51, c"CL_INVALID_ARG_SIZE"),
+    (-52, c"CL_INVALID_KERNEL_ARGS"),
+    (-54, c"CL_INVALID_WORK_GROUP_SIZE"),
+    (-55, c"CL_INVALID_WORK_ITEM_SIZE"),
+    (-57, c"CL_INVALID_EVENT_WAIT_LIST"),
+    (-58, c"CL_INVALID_EVENT"),
+    (-59, c"CL_INVALID_OPERATION"),
+    (-61, c"CL_INVALID_BUFFER_SIZE"),
+    (-63, c"CL_INVALID_GLOBAL_WORK_SIZE"),
+];
+
 /// The symbolic name of an OpenCL status code, for messages.
 pub fn cl_status_name(code: i32) -> &'static str {
-    match code {
-        0 => "CL_SUCCESS",
-        -1 => "CL_DEVICE_NOT_FOUND",
-        -2 => "CL_DEVICE_NOT_AVAILABLE",
-        -3 => "CL_COMPILER_NOT_AVAILABLE",
-        -4 => "CL_MEM_OBJECT_ALLOCATION_FAILURE",
-        -5 => "CL_OUT_OF_RESOURCES",
-        -6 => "CL_OUT_OF_HOST_MEMORY",
-        -7 => "CL_PROFILING_INFO_NOT_AVAILABLE",
-        -11 => "CL_BUILD_PROGRAM_FAILURE",
-        -30 => "CL_INVALID_VALUE",
-        -33 => "CL_INVALID_DEVICE",
-        -34 => "CL_INVALID_CONTEXT",
-        -36 => "CL_INVALID_COMMAND_QUEUE",
-        -37 => "CL_INVALID_HOST_PTR",
-        -38 => "CL_INVALID_MEM_OBJECT",
-        -42 => "CL_INVALID_BINARY",
-        -44 => "CL_INVALID_PROGRAM",
-        -45 => "CL_INVALID_PROGRAM_EXECUTABLE",
-        -46 => "CL_INVALID_KERNEL_NAME",
-        -48 => "CL_INVALID_KERNEL",
-        -49 => "CL_INVALID_ARG_INDEX",
-        -50 => "CL_INVALID_ARG_VALUE",
-        -51 => "CL_INVALID_ARG_SIZE",
-        -52 => "CL_INVALID_KERNEL_ARGS",
-        -54 => "CL_INVALID_WORK_GROUP_SIZE",
-        -55 => "CL_INVALID_WORK_ITEM_SIZE",
-        -57 => "CL_INVALID_EVENT_WAIT_LIST",
-        -58 => "CL_INVALID_EVENT",
-        -59 => "CL_INVALID_OPERATION",
-        -61 => "CL_INVALID_BUFFER_SIZE",
-        -63 => "CL_INVALID_GLOBAL_WORK_SIZE",
-        _ => "an OpenCL error",
-    }
+    CL_STATUSES.iter().find(|(c, _)| *c == code).and_then(|(_, name)| name.to_str().ok()).unwrap_or("an OpenCL error")
+}
+
+/// The name of an OpenCL status as a C string, or a sentence saying the number is no status fftx knows.
+pub fn cl_status_sentence(code: i32) -> &'static CStr {
+    CL_STATUSES.iter().find(|(c, _)| *c == code).map_or(c"not a status fftx knows", |(_, name)| name)
 }

@@ -156,6 +156,14 @@ fn passes_with_either_header(program: &str) {
     }
 }
 
+#[test]
+fn error_messages_name_the_call_and_why() {
+    let scratch = Scratch::new("error_messages");
+    let lib = library_dir();
+    let output = run(&compile("error_messages", Header::Own, "fftx", &lib, &scratch), &[], &lib, &[]);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("error messages ok"));
+}
+
 /// Names of the functions a clFFT header declares with `CLFFTAPI` at the start of a line.
 fn declared_functions(header: &str) -> BTreeSet<String> {
     header

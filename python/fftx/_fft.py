@@ -7,6 +7,7 @@ precision input (float32, complex64, float16) stays single precision; everything
 
 import ctypes
 import math
+import operator
 import threading
 from collections import OrderedDict
 
@@ -220,6 +221,17 @@ def _finish(result, factor, out):
     return out
 
 
+def _one_length(n):
+    """A one-dimensional function's `n` as the `s` of its n-dimensional form: None, or a whole number of at least
+    1 (numpy raises for -1 there, and for a float)."""
+    if n is None:
+        return None
+    n = operator.index(n)
+    if n < 1:
+        raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+    return [n]
+
+
 def _axes_and_sizes(a, s, axes, inverse_real=False):
     """numpy's fftn conventions: `axes` default to the last len(s) axes, or to all of them; a size of -1 is the
     input's length along its axis, and None (or no `s`) the length the one-dimensional transform would take:
@@ -235,9 +247,9 @@ def _axes_and_sizes(a, s, axes, inverse_real=False):
     for i, (n, axis) in enumerate(zip(s, axes)):
         if n is None:
             n = 2 * (a.shape[axis] - 1) if inverse_real and i == len(axes) - 1 else a.shape[axis]
-        elif int(n) == -1:
+        elif operator.index(n) == -1:
             n = a.shape[axis]
-        sizes.append(int(n))
+        sizes.append(operator.index(n))
     return axes, sizes
 
 
@@ -293,12 +305,12 @@ def _inverse_real_nd(a, s, axes, norm, out):
 
 def fft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional discrete Fourier transform, as numpy.fft.fft."""
-    return _complex_nd(a, None if n is None else [n], [axis], norm, out, _FORWARD)
+    return _complex_nd(a, _one_length(n), [axis], norm, out, _FORWARD)
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional inverse discrete Fourier transform, as numpy.fft.ifft."""
-    return _complex_nd(a, None if n is None else [n], [axis], norm, out, _INVERSE)
+    return _complex_nd(a, _one_length(n), [axis], norm, out, _INVERSE)
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
@@ -323,12 +335,12 @@ def ifftn(a, s=None, axes=None, norm=None, out=None):
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
     """One-dimensional transform of real input, as numpy.fft.rfft."""
-    return _real_nd(a, None if n is None else [n], [axis], norm, out)
+    return _real_nd(a, _one_length(n), [axis], norm, out)
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of rfft, as numpy.fft.irfft."""
-    return _inverse_real_nd(a, None if n is None else [n], [axis], norm, out)
+    return _inverse_real_nd(a, _one_length(n), [axis], norm, out)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
@@ -358,12 +370,12 @@ _SWAPPED_NORM = {None: "forward", "backward": "forward", "ortho": "ortho", "forw
 def hfft(a, n=None, axis=-1, norm=None, out=None):
     """Transform of a Hermitian-symmetric signal given by its first half (a real spectrum), as
     numpy.fft.hfft."""
-    return hfftn(a, None if n is None else [n], [axis], norm, out)
+    return hfftn(a, _one_length(n), [axis], norm, out)
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
     """Inverse of hfft, as numpy.fft.ihfft."""
-    return ihfftn(a, None if n is None else [n], [axis], norm, out)
+    return ihfftn(a, _one_length(n), [axis], norm, out)
 
 
 # The 2D and N-D pair are scipy.fft's (numpy.fft has only the 1D one): the conjugate makes the inverse real

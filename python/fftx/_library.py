@@ -35,11 +35,12 @@ class LibraryNotFoundError(OSError):
 class FftxError(RuntimeError):
     """A call into libfftx.so failed; `status` is its fftxResult."""
 
-    def __init__(self, call, status):
+    def __init__(self, call, status, reason=""):
         self.call = call
         self.status = status
+        self.reason = reason
         name = STATUS_NAMES.get(status, "unknown status")
-        super().__init__(f"{call} failed with {name} ({status}); FFTX_LOG=error explains why on stderr")
+        super().__init__(f"{call} failed with {name} ({status})" + (f": {reason}" if reason else ""))
 
 
 def _candidates():
@@ -67,6 +68,8 @@ def _declare(lib):
     for name in ("fftxExecR2C", "fftxExecC2R", "fftxExecD2Z", "fftxExecZ2D"):
         getattr(lib, name).argtypes = [c_int, c_void_p, c_void_p]
     lib.fftxGetVersion.argtypes = [ctypes.POINTER(c_int)]
+    lib.fftxGetLastErrorMessage.argtypes = []
+    lib.fftxGetLastErrorMessage.restype = ctypes.c_char_p
     for function in (
         lib.fftxCreate, lib.fftxDestroy, lib.fftxMakePlanMany64, lib.fftxExecC2C, lib.fftxExecZ2Z, lib.fftxExecR2C,
         lib.fftxExecC2R, lib.fftxExecD2Z, lib.fftxExecZ2D, lib.fftxGetVersion,
@@ -103,5 +106,7 @@ def library():
 
 
 def check(call, status):
+    """Raises FftxError for a failed call, with the library's reason (the words FFTX_LOG=error prints)."""
     if status != 0:
-        raise FftxError(call, status)
+        reason = _library.fftxGetLastErrorMessage().decode("utf-8", "replace")
+        raise FftxError(call, status, reason)

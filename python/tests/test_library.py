@@ -51,3 +51,15 @@ for n in (40000, 40001):
         assert float(error) < 1e-12
     parts = [line for line in result.stderr.splitlines() if "host data of 1024 transforms in parts of" in line]
     assert len(parts) == 2, result.stderr[-2000:]
+
+
+def test_errors_carry_the_librarys_reason():
+    import pytest
+    from fftx._library import FftxError, check, library
+
+    status = library().fftxDestroy(987654321)
+    with pytest.raises(FftxError) as raised:
+        check("fftxDestroy", status)
+    assert raised.value.status == 1
+    assert raised.value.reason.startswith("fftxDestroy: ")
+    assert str(raised.value).startswith("fftxDestroy failed with FFTX_INVALID_PLAN (1): fftxDestroy: ")

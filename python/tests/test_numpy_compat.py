@@ -133,11 +133,13 @@ def test_lengths_n_and_s_cut_and_pad():
         assert_close(fftx.rfft2(r, s=s), np.fft.rfft2(r, s=s), np.float64)
         assert_close(fftx.irfft2(x, s=s), np.fft.irfft2(x, s=s), np.complex128)
         assert_close(fftx.rfftn(r, s=s, axes=(1, 0)), np.fft.rfftn(r, s=s, axes=(1, 0)), np.float64)
-    # numpy 2: a size of -1 is the input's length along its axis (also the last of an inverse real transform).
+    # numpy 2: a size of -1 is the input's length along its axis (also the last of an inverse real transform);
+    # numpy 1 refuses it, so the reference takes the lengths themselves.
     for s in ((-1, 4), (8, -1), (-1, -1)):
-        assert_close(fftx.fftn(x, s=s, axes=(0, 1)), np.fft.fftn(x, s=s, axes=(0, 1)), np.complex128)
-        assert_close(fftx.rfftn(r, s=s, axes=(0, 1)), np.fft.rfftn(r, s=s, axes=(0, 1)), np.float64)
-        assert_close(fftx.irfftn(x, s=s, axes=(0, 1)), np.fft.irfftn(x, s=s, axes=(0, 1)), np.complex128)
+        given = tuple(x.shape[axis] if n == -1 else n for axis, n in enumerate(s))
+        assert_close(fftx.fftn(x, s=s, axes=(0, 1)), np.fft.fftn(x, s=given, axes=(0, 1)), np.complex128)
+        assert_close(fftx.rfftn(r, s=s, axes=(0, 1)), np.fft.rfftn(r, s=given, axes=(0, 1)), np.float64)
+        assert_close(fftx.irfftn(x, s=s, axes=(0, 1)), np.fft.irfftn(x, s=given, axes=(0, 1)), np.complex128)
 
 
 def test_axes_in_any_order_and_negative():
@@ -213,8 +215,16 @@ def test_out_and_empty_arrays():
 
 def test_bad_arguments_raise_like_numpy():
     x = random(8, np.complex128)
-    with pytest.raises(ValueError):
-        fftx.fft(x, n=0)
+    for n in (0, -1):
+        for call in (fftx.fft, fftx.ifft, fftx.rfft, fftx.irfft, fftx.hfft, fftx.ihfft):
+            with pytest.raises(ValueError):
+                call(x.real if call in (fftx.rfft, fftx.ihfft) else x, n=n)
+    # A length is a whole number: numpy raises TypeError for a float (numpy 1 let one equal to the length pass).
+    for n in (4.0, 2.5):
+        with pytest.raises(TypeError):
+            fftx.fft(x, n=n)
+    with pytest.raises(TypeError):
+        fftx.fft2(random((4, 4), np.complex128), s=(4.0, 4))
     with pytest.raises(ValueError):
         fftx.fft(x, norm="sideways")
     with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else IndexError):

@@ -10,7 +10,7 @@ use crate::planner::TransformKind;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Buffer, Context, Queue};
 use ocl::core::ffi::{cl_command_queue, cl_context, cl_event, cl_float, cl_mem, cl_uint, cl_ulong};
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_int, c_void, CStr};
 
 pub type clfftStatus = c_int;
 pub type clfftPlanHandle = usize;
@@ -721,4 +721,29 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
         }
         Ok(())
     })
+}
+
+/// fftx's extension to the clFFT API (`clFFT_fftx.h`): a sentence naming a clFFT status, or the OpenCL error
+/// of that number. Any value is accepted; the string is static.
+#[no_mangle]
+pub extern "C" fn fftxClfftGetErrorString(status: clfftStatus) -> *const c_char {
+    let text: &'static CStr = match status {
+        CLFFT_SUCCESS => c"CLFFT_SUCCESS: the call succeeded",
+        CLFFT_BUGCHECK => c"CLFFT_BUGCHECK: an internal error in fftx",
+        CLFFT_NOTIMPLEMENTED => c"CLFFT_NOTIMPLEMENTED: not implemented",
+        CLFFT_TRANSPOSED_NOTIMPLEMENTED => {
+            c"CLFFT_TRANSPOSED_NOTIMPLEMENTED: this transposed result is not implemented"
+        }
+        4099 => c"CLFFT_FILE_NOT_FOUND: a file was not found",
+        4100 => c"CLFFT_FILE_CREATE_FAILURE: a file could not be created",
+        4101 => c"CLFFT_VERSION_MISMATCH: a version mismatch",
+        CLFFT_INVALID_PLAN => {
+            c"CLFFT_INVALID_PLAN: an unknown or destroyed plan, or settings that contradict each other"
+        }
+        CLFFT_DEVICE_NO_DOUBLE => c"CLFFT_DEVICE_NO_DOUBLE: the device has no double precision",
+        CLFFT_DEVICE_MISMATCH => c"CLFFT_DEVICE_MISMATCH: the queue's device is not the one the plan was baked for",
+        4105 => c"CLFFT_ENDSTATUS: not a status",
+        code => return crate::error::cl_status_sentence(code).as_ptr(),
+    };
+    text.as_ptr()
 }

@@ -12,7 +12,7 @@ use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer};
 use crate::runtime::devmem::{self, default_stream};
 use crate::runtime::Queue;
 use ocl::core::ffi::cl_command_queue;
-use std::ffi::{c_int, c_longlong, c_void};
+use std::ffi::{c_char, c_int, c_longlong, c_void, CStr};
 
 /// A plan handle.
 pub type fftxHandle = c_int;
@@ -120,6 +120,38 @@ pub(crate) fn result_of(kind: ErrorKind, fallback: fftxResult) -> fftxResult {
         ErrorKind::Bugcheck => FFTX_INTERNAL_ERROR,
         ErrorKind::OpenCl(_) => fallback,
     }
+}
+
+/// A sentence naming a status, for messages: "FFTX_INVALID_PLAN: ...". Any value is accepted: one that is
+/// no `fftxResult` gives a sentence that says so. The string is static.
+#[no_mangle]
+pub extern "C" fn fftxGetErrorString(result: c_int) -> *const c_char {
+    let text: &'static CStr = match result {
+        0 => c"FFTX_SUCCESS: the call succeeded",
+        1 => c"FFTX_INVALID_PLAN: an unknown or destroyed plan, or a call the plan's state does not allow",
+        2 => c"FFTX_ALLOC_FAILED: device or host memory could not be allocated",
+        3 => c"FFTX_INVALID_TYPE: an unknown transform type, or an exec function of another type than the plan's",
+        4 => c"FFTX_INVALID_VALUE: an argument outside its allowed values",
+        5 => c"FFTX_INTERNAL_ERROR: an internal error in fftx",
+        6 => c"FFTX_EXEC_FAILED: the transform could not be launched on the device",
+        7 => c"FFTX_SETUP_FAILED: the device could not be set up, or a kernel failed to compile",
+        8 => c"FFTX_INVALID_SIZE: a size, rank or batch out of range",
+        9 => c"FFTX_UNALIGNED_DATA: data not aligned as the transform needs",
+        11 => c"FFTX_INVALID_DEVICE: the device cannot run this plan, or memory of another context",
+        13 => c"FFTX_NO_WORKSPACE: the plan needs a work area and none was given",
+        14 => c"FFTX_NOT_IMPLEMENTED: not implemented",
+        16 => c"FFTX_NOT_SUPPORTED: not supported",
+        _ => c"not an fftxResult",
+    };
+    text.as_ptr()
+}
+
+/// The message of the calling thread's latest failed fftx call, of either API, with the words
+/// `FFTX_LOG=error` prints: the function's name, then why it failed. An empty string before any failure. The
+/// pointer stays valid until the thread's next failed call.
+#[no_mangle]
+pub extern "C" fn fftxGetLastErrorMessage() -> *const c_char {
+    super::last_error_message()
 }
 
 fn run(name: &str, fallback: fftxResult, body: impl FnOnce() -> Result<()>) -> fftxResult {

@@ -7,7 +7,20 @@ pub mod transpose;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::log::Topic;
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+thread_local! {
+    /// The message of this thread's latest failed call, as `FFTX_LOG=error` prints it.
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// The message of the calling thread's latest failed call (`"name: reason"`), empty before any; the pointer
+/// stays valid until that thread's next failed call.
+pub(crate) fn last_error_message() -> *const c_char {
+    LAST_ERROR.with(|m| m.borrow().as_ptr())
+}
 
 /// Runs the body of exported function `name`: a panic becomes a `Bugcheck`, and every failure is written
 /// under `FFTX_LOG=error` before its status goes back to the caller.
@@ -21,7 +34,10 @@ pub(crate) fn guard<T>(name: &str, body: impl FnOnce() -> Result<T>) -> Result<T
         Err(Error::new(ErrorKind::Bugcheck, format!("internal error (panic): {what}")))
     });
     if let Err(e) = &result {
-        crate::log::write(Topic::Error, &format!("{name}: {e}"));
+        let message = format!("{name}: {e}");
+        crate::log::write(Topic::Error, &message);
+        let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+        LAST_ERROR.with(|m| *m.borrow_mut() = message);
     }
     result
 }
@@ -48,5 +64,14 @@ mod tests {
         assert_eq!(clfft::status_of(error.kind), clfft::CLFFT_BUGCHECK);
         let internal = fftx::fftxResult_t::FFTX_INTERNAL_ERROR;
         assert_eq!(fftx::result_of(error.kind, fftx::fftxResult_t::FFTX_EXEC_FAILED), internal);
+    }
+
+    #[test]
+    fn the_last_error_is_the_threads_latest_failure() {
+        let read = || unsafe { std::ffi::CStr::from_ptr(last_error_message()) }.to_str().unwrap().to_string();
+        let _: Result<()> = guard("first", || Err(Error::new(ErrorKind::InvalidPlan, "one")));
+        let _: Result<()> = guard("second", || Ok(()));
+        assert_eq!(read(), "first: one");
+        std::thread::spawn(move || assert_eq!(read(), "")).join().unwrap();
     }
 }
