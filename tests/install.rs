@@ -105,21 +105,85 @@ fn pkg_config(args: &[&str]) -> Vec<String> {
     String::from_utf8_lossy(&output.stdout).split_whitespace().map(str::to_string).collect()
 }
 
+/// `readelf -d` of a file: its dynamic section (SONAME, NEEDED, RUNPATH).
+fn dynamic_section(file: &Path) -> String {
+    let output = Command::new("readelf").arg("-d").arg(file).output().expect("run readelf (binutils)");
+    assert!(output.status.success(), "readelf -d {}", file.display());
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The section names `readelf -S` lists for a file.
+fn sections(file: &Path) -> String {
+    let output = Command::new("readelf").arg("-S").arg(file).output().expect("run readelf (binutils)");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 #[test]
-fn installs_library_compatibility_names_headers_and_packages() {
+fn installs_versioned_libraries_headers_and_packages() {
     let lib = lib_dir();
-    for name in ["libclFFT.so", "libclFFT.so.2"] {
-        assert_eq!(fs::read_link(lib.join(name)).expect("a link"), Path::new("libfftx.so"), "{name}");
+    let version = env!("CARGO_PKG_VERSION");
+    for (name, target) in [
+        ("libfftx.so", "libfftx.so.0".to_string()),
+        ("libfftx.so.0", format!("libfftx.so.{version}")),
+        ("libclFFT.so", "libclFFT.so.2".into()),
+        ("libclFFT.so.2", "libclFFT.so.2.12.2".into()),
+    ] {
+        assert_eq!(fs::read_link(lib.join(name)).expect("a link"), Path::new(&target), "{name}");
     }
-    assert_eq!(fs::read(lib.join("libfftx.so")).unwrap(), fs::read(built_library()).unwrap());
-    for header in ["fftx.h", "clFFT.h", "clFFT.version.h"] {
+    for (file, soname) in
+        [(format!("libfftx.so.{version}"), "libfftx.so.0"), ("libclFFT.so.2.12.2".into(), "libclFFT.so.2")]
+    {
+        let file = lib.join(file);
+        assert!(dynamic_section(&file).contains(&format!("Library soname: [{soname}]")), "{}", file.display());
+        // Stripped, with the debug information apart and named.
+        let names = sections(&file);
+        assert!(!names.contains(".debug_info") && names.contains(".gnu_debuglink"), "{}", file.display());
+        assert!(fs::metadata(&file).unwrap().len() < fs::metadata(built_library()).unwrap().len());
+    }
+    assert!(sections(&lib.join(format!(".debug/libfftx.so.{version}.debug"))).contains(".debug_info"));
+    for header in ["fftx.h", "clFFT.h", "clFFT.version.h", "clFFT_fftx.h"] {
         assert!(PREFIX.join("include").join(header).is_file(), "{header}");
     }
     assert!(lib.join("cmake/fftx/fftxConfig.cmake").is_file());
-    assert_eq!(pkg_config(&["--modversion", "fftx"]), [env!("CARGO_PKG_VERSION")]);
+    assert!(lib.join("cmake/clFFT/clFFTConfig.cmake").is_file());
+    assert_eq!(pkg_config(&["--modversion", "fftx"]), [version]);
     assert_eq!(pkg_config(&["--modversion", "clFFT"]), ["2.12.2"]);
     let libs = pkg_config(&["--libs", "clFFT"]);
-    assert!(libs.contains(&"-lclFFT".to_string()) && libs.contains(&format!("-L{}", lib.display())), "{libs:?}");
+    let rpath = format!("-Wl,-rpath,{}", lib.display());
+    assert!(libs.contains(&"-lclFFT".to_string()) && libs.contains(&rpath), "{libs:?}");
+}
+
+#[test]
+fn uninstall_removes_what_install_put() {
+    let prefix = scratch().join("uninstalled");
+    let install = |args: &[&str]| {
+        let output = Command::new(repository().join("scripts/install"))
+            .args(args)
+            .arg("--prefix")
+            .arg(&prefix)
+            .output()
+            .expect("run scripts/install");
+        assert!(output.status.success(), "scripts/install {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    };
+    install(&["--library", &built_library().to_string_lossy()]);
+    assert!(prefix.join("lib/libclFFT.so.2").exists());
+    install(&["--uninstall"]);
+    let left: Vec<_> = walk(&prefix);
+    assert!(left.is_empty(), "left after uninstall: {left:?}");
+}
+
+/// Every file and link under `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() && !path.is_symlink() {
+            found.extend(walk(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
 }
 
 #[test]
@@ -127,39 +191,45 @@ fn cufft_style_program_builds_with_pkg_config() {
     let mut flags = pkg_config(&["--cflags", "--libs", "fftx"]);
     flags.push("-lm".into());
     let exe = compile("fftx_example", &flags, &[]);
-    let output = run(&exe, &[], &[]);
+    assert!(dynamic_section(&exe).contains("Shared library: [libfftx.so.0]"));
+    // The rpath finds the installed library without LD_LIBRARY_PATH.
+    let output = Command::new(&exe).env_remove("LD_LIBRARY_PATH").env("FFTX_CACHE_DIR", test_cache()).output();
+    let output = output.expect("start the program");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stdout).contains("round trip: largest error"));
 }
 
+/// A clFFT program built with the installed `clFFT.pc` records `libclFFT.so.2`, as one built against clFFT does,
+/// and its rpath loads fftx's from the prefix rather than Debian's clFFT.
 #[test]
-fn clfft_program_runs_on_the_compatibility_names() {
-    let flags: Vec<String> = vec![
-        format!("-I{}", PREFIX.join("include").display()),
-        format!("-L{}", lib_dir().display()),
-        "-lclFFT".into(),
-        "-lOpenCL".into(),
-        "-lm".into(),
-    ];
+fn clfft_program_built_with_pkg_config_runs_on_fftx() {
+    let mut flags = pkg_config(&["--cflags", "--libs", "clFFT"]);
+    flags.push("-lm".into());
     let exe = compile("clfft_example", &flags, &[]);
-    let ldd = Command::new("ldd").arg(&exe).env("LD_LIBRARY_PATH", lib_dir()).output().expect("run ldd");
-    let ldd = String::from_utf8_lossy(&ldd.stdout);
-    let resolved = ldd.lines().find(|line| line.contains("libclFFT")).expect("the program loads libclFFT");
-    assert!(resolved.contains(&*lib_dir().to_string_lossy()), "libclFFT resolves elsewhere: {resolved}");
+    assert!(dynamic_section(&exe).contains("Shared library: [libclFFT.so.2]"));
     // Only fftx writes `fftx[...]` lines.
-    let output = run(&exe, &[], &[("FFTX_LOG", "info")]);
-    assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"));
+    let output = Command::new(&exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .env("FFTX_CACHE_DIR", test_cache())
+        .env("FFTX_LOG", "info")
+        .output()
+        .expect("start the program");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"), "the program ran on another clFFT");
     assert!(String::from_utf8_lossy(&output.stdout).contains("status 0, X[0] = 1536"));
 }
 
-#[test]
-fn cmake_finds_the_package() {
-    let project = scratch().join("cmake-project");
+/// Builds a CMake project linking `target` after `find_package(package)` with the prefix on CMAKE_PREFIX_PATH.
+fn cmake_builds(name: &str, source: &str, find: &str, target: &str) -> PathBuf {
+    let project = scratch().join(format!("cmake-{name}"));
     fs::create_dir_all(&project).expect("project folder");
-    fs::copy(repository().join("c-tests/fftx_example.c"), project.join("example.c")).expect("copy the example");
+    fs::copy(repository().join("c-tests").join(source), project.join("example.c")).expect("copy the example");
     fs::write(
         project.join("CMakeLists.txt"),
-        "cmake_minimum_required(VERSION 3.13)\nproject(example C)\nfind_package(fftx 0.1 REQUIRED)\n\
-         add_executable(example example.c)\ntarget_link_libraries(example PRIVATE fftx::fftx m)\n",
+        format!(
+            "cmake_minimum_required(VERSION 3.13)\nproject(example C)\n{find}\n\
+             add_executable(example example.c)\ntarget_link_libraries(example PRIVATE {target} m)\n"
+        ),
     )
     .expect("write CMakeLists.txt");
     let build = project.join("build");
@@ -181,7 +251,29 @@ fn cmake_finds_the_package() {
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    run(&build.join("example"), &[], &[]);
+    build.join("example")
+}
+
+#[test]
+fn cmake_finds_the_package() {
+    let exe = cmake_builds("fftx", "fftx_example.c", "find_package(fftx 0.1 REQUIRED)", "fftx::fftx");
+    run(&exe, &[], &[]);
+}
+
+/// `find_package(clFFT)` finds fftx where the prefix comes first, with clFFT's target and variables.
+#[test]
+fn cmake_finds_fftx_as_clfft() {
+    let find = "find_package(clFFT 2.12 REQUIRED)\ninclude_directories(${CLFFT_INCLUDE_DIRS})";
+    let exe = cmake_builds("clfft", "clfft_example.c", find, "${CLFFT_LIBRARIES}");
+    assert!(dynamic_section(&exe).contains("Shared library: [libclFFT.so.2]"));
+    let output = Command::new(&exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .env("FFTX_CACHE_DIR", test_cache())
+        .env("FFTX_LOG", "info")
+        .output()
+        .expect("start the program");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"), "the program ran on another clFFT");
 }
 
 /// Runs Debian's clFFT-client with `layouts` and `precision` over 1D, 2D and 3D, in and out of place
