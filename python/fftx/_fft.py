@@ -400,3 +400,28 @@ def ihfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 def ihfftn(a, s=None, axes=None, norm=None, out=None):
     """Inverse of hfftn, as scipy.fft.ihfftn."""
     return _finish(np.conjugate(rfftn(a, s, axes, _SWAPPED_NORM.get(norm, norm))), 1.0, out)
+
+
+def prebuild(shapes, dtypes=(np.complex64,), kinds=("c2c",)):
+    """Compiles the kernels that transforms of `shapes` take and keeps them in fftx's disk cache (and the plans
+    in `plan_cache`), so that later calls, in this process or another, start without the OpenCL compiler's
+    seconds. Each shape is an array's shape, transformed over all its axes (as fftn); `kinds` are among "c2c",
+    "r2c" and "c2r"; `dtypes` give the precisions (complex64 or float32: single; complex128 or float64:
+    double). Returns the number of transforms prepared."""
+    count = 0
+    for shape in shapes:
+        shape = tuple(operator.index(n) for n in (shape if np.iterable(shape) else (shape,)))
+        for dtype in dtypes:
+            complex_dtype = _complex_dtype(np.dtype(dtype))
+            for kind in kinds:
+                if kind == "c2c":
+                    fftn(np.zeros(shape, complex_dtype))
+                elif kind == "r2c":
+                    rfftn(np.zeros(shape, _real_dtype(complex_dtype)))
+                elif kind == "c2r":
+                    half = shape[:-1] + (shape[-1] // 2 + 1,)
+                    irfftn(np.zeros(half, complex_dtype), s=shape)
+                else:
+                    raise ValueError(f'kind {kind!r} is none of "c2c", "r2c" and "c2r"')
+                count += 1
+    return count

@@ -261,3 +261,17 @@ def test_plans_are_cached_per_shape():
         assert len(fftx.plan_cache) == 1
     finally:
         fftx.plan_cache.max_bytes = kept
+
+
+def test_prebuild_prepares_the_plans_later_calls_use():
+    fftx.plan_cache.clear()
+    assert fftx.prebuild([(48,), (6, 10)], dtypes=(np.complex64, np.float64), kinds=("c2c", "r2c", "c2r")) == 12
+    prepared = len(fftx.plan_cache)
+    assert prepared >= 12  # a multi-dimensional c2r takes a complex plan for its other axes too
+    x = random((6, 10), np.complex64)
+    assert_close(fftx.fftn(x), np.fft.fftn(x), np.complex64)
+    r = random(48, np.float64)
+    assert_close(fftx.rfft(r), np.fft.rfft(r), np.float64)
+    assert len(fftx.plan_cache) == prepared
+    with pytest.raises(ValueError):
+        fftx.prebuild([(8,)], kinds=("sideways",))

@@ -254,7 +254,7 @@ impl Baked {
             match with_fused_callbacks(&exec.steps, pre, post, kernels_in_place) {
                 Some(steps) => {
                     let sources: Vec<_> = steps.iter().map(|s| s.kernel.source()).collect();
-                    match build_all(&context, &device, &sources.iter().collect::<Vec<_>>()) {
+                    match build_all(&context, &device, &sources.iter().collect::<Vec<_>>(), &problem.describe()) {
                         Ok(programs) => {
                             let taking = |pick: fn(&FusedCallbacks) -> bool| -> Vec<usize> {
                                 let fused = |s: &Step| pick(s.kernel.callbacks());
@@ -319,7 +319,7 @@ impl Baked {
                 // under one lock, so a warm bake of several programs leaves a core free).
                 let (programs, tables) = std::thread::scope(|scope| {
                     let tables = scope.spawn(step_tables);
-                    let programs = build_all(&context, &device, &all_sources);
+                    let programs = build_all(&context, &device, &all_sources, &problem.describe());
                     let tables = tables.join().unwrap_or_else(|_| fail(ErrorKind::Bugcheck, "making tables panicked"));
                     (programs, tables)
                 });
@@ -746,7 +746,12 @@ fn check_allocatable(device: &DeviceInfo, bytes: usize, what: &str) -> Result<()
 /// a time whatever the threads, and a thread per load spread PoCL's allocations over the allocator's
 /// per-thread arenas (an application making a context per job grew its resident set by about 20 KB a job
 /// under load, 6 MB in all without those threads). Programs built from source compile in parallel.
-fn build_all(context: &Context, device: &DeviceInfo, sources: &[&KernelSource]) -> Result<Vec<Program>> {
+fn build_all(
+    context: &Context,
+    device: &DeviceInfo,
+    sources: &[&KernelSource],
+    transform: &str,
+) -> Result<Vec<Program>> {
     let mut distinct: Vec<&KernelSource> = Vec::new();
     for &s in sources {
         if !distinct.contains(&s) {
@@ -754,7 +759,11 @@ fn build_all(context: &Context, device: &DeviceInfo, sources: &[&KernelSource]) 
         }
     }
     let lookups: Vec<Lookup> = distinct.iter().map(|s| cache::lookup(context, device, s.text())).collect();
-    let parallel = lookups.iter().filter(|l| matches!(l, Lookup::Missing(_))).count() > 1;
+    let missing = lookups.iter().filter(|l| matches!(l, Lookup::Missing(_))).count();
+    if missing > 0 {
+        announce_compile(missing, transform);
+    }
+    let parallel = missing > 1;
     let programs: Vec<Program> = std::thread::scope(|scope| {
         // Ok: the program, or the error, made here; Err: its build on a thread of its own.
         let made: Vec<_> = lookups
@@ -774,6 +783,21 @@ fn build_all(context: &Context, device: &DeviceInfo, sources: &[&KernelSource]) 
             .collect::<Result<_>>()
     })?;
     Ok(sources.iter().map(|s| programs[distinct.iter().position(|d| d == s).unwrap_or(0)].clone()).collect())
+}
+
+/// Says on stderr that a bake compiles kernels, which takes the OpenCL compiler 0.1 to several seconds each
+/// the first time: under `FFTX_LOG=info`, or when stderr is a terminal; a program's piped or logged stderr
+/// stays quiet otherwise.
+fn announce_compile(count: usize, transform: &str) {
+    let kernels = if count == 1 { "1 kernel".to_string() } else { format!("{count} kernels") };
+    let kept = if cache::cache_dir().is_some() { "first use; cached on disk afterwards" } else { "disk cache off" };
+    let message = format!("compiling {kernels} for {transform} ({kept})");
+    if crate::log::enabled(Topic::Info) {
+        crate::log::write(Topic::Info, &message);
+    } else if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "fftx: {message}");
+    }
 }
 
 fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -> Result<Buffer> {

@@ -110,6 +110,22 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The transform in words, for messages: "4096x4096 c2c single, batch 2".
+    pub fn describe(&self) -> String {
+        let lengths: Vec<String> = self.lengths.iter().map(usize::to_string).collect();
+        let kind = match self.kind {
+            TransformKind::C2C => "c2c",
+            TransformKind::R2C => "r2c",
+            TransformKind::C2R => "c2r",
+        };
+        let precision = match self.precision {
+            Precision::Single => "single",
+            Precision::Double => "double",
+        };
+        let batch = if self.batch > 1 { format!(", batch {}", self.batch) } else { String::new() };
+        format!("{} {kind} {precision}{batch}", lengths.join("x"))
+    }
+
     /// Lengths of the complex data: a Hermitian axis 0 keeps lengths[0] / 2 + 1 values.
     pub fn complex_lengths(&self) -> Vec<usize> {
         let mut l = self.lengths.clone();
