@@ -157,6 +157,15 @@ fn passes_with_either_header(program: &str) {
 }
 
 #[test]
+fn a_child_forked_after_fftx_ran_gets_a_status_not_a_hang() {
+    let scratch = Scratch::new("fork");
+    let lib = library_dir();
+    let output = run(&compile("fork", Header::Own, "fftx", &lib, &scratch), &[], &lib, &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("fork ok") && stdout.contains("does not survive fork()"), "{stdout}");
+}
+
+#[test]
 fn error_messages_name_the_call_and_why() {
     let scratch = Scratch::new("error_messages");
     let lib = library_dir();

@@ -389,6 +389,32 @@ fn fftx_device_buffers_that_overlap() {
 }
 
 #[test]
+fn fftx_malloc_beyond_the_largest_allocation() {
+    for bytes in [usize::MAX, 1 << 50] {
+        let mut p = ptr::null_mut();
+        assert_eq!(unsafe { fftxMalloc(&mut p, bytes) }, FFTX_ALLOC_FAILED, "{bytes} bytes");
+        assert!(p.is_null());
+    }
+}
+
+#[test]
+fn fftx_exec_on_freed_device_memory() {
+    let plan = plan_1d(4096, 4);
+    let (a, b) = (malloc(4096 * 4 * 8), malloc(4096 * 4 * 8));
+    assert_eq!(unsafe { fftxExecC2C(plan, a.cast(), b.cast(), FFTX_FORWARD) }, FFTX_SUCCESS);
+    assert_eq!(fftxFree(a.cast()), FFTX_SUCCESS);
+    assert_eq!(fftxFree(b.cast()), FFTX_SUCCESS);
+    // Freed memory is neither device memory nor host memory: refused, never read or written.
+    assert_eq!(unsafe { fftxExecC2C(plan, a.cast(), b.cast(), FFTX_FORWARD) }, FFTX_INVALID_VALUE, "out of place");
+    assert_eq!(unsafe { fftxExecC2C(plan, a.cast(), a.cast(), FFTX_INVERSE) }, FFTX_INVALID_VALUE, "in place");
+    let inside = unsafe { a.cast::<u8>().add(4096) }.cast::<fftxComplex>();
+    assert_eq!(unsafe { fftxExecC2C(plan, inside, inside, FFTX_INVERSE) }, FFTX_INVALID_VALUE, "inside");
+    let message = unsafe { std::ffi::CStr::from_ptr(fftxGetLastErrorMessage()) }.to_string_lossy().into_owned();
+    assert!(message.contains("freed with fftxFree"), "{message}");
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+}
+
+#[test]
 fn fftx_shapes_beyond_the_device() {
     // Larger than the device allocates (PoCL's largest buffer follows the memory free when it starts: 4-8 GiB
     // on this machine), in a shape that does not stream: the advanced layout (2^30 points with a stride of 2,

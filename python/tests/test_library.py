@@ -63,3 +63,33 @@ def test_errors_carry_the_librarys_reason():
     assert raised.value.status == 1
     assert raised.value.reason.startswith("fftxDestroy: ")
     assert str(raised.value).startswith("fftxDestroy failed with FFTX_INVALID_PLAN (1): fftxDestroy: ")
+
+
+def _transform_in_child(results):
+    import numpy as np
+
+    import fftx
+
+    try:
+        fftx.fft(np.ones(8))
+        results.put("ok")
+    except fftx.FftxError as error:
+        results.put(str(error))
+
+
+def test_multiprocessing_fork_fails_clearly_and_spawn_works():
+    import multiprocessing
+
+    import numpy as np
+
+    import fftx
+
+    fftx.fft(np.ones(8))  # the parent has used OpenCL
+    for method, expected in (("fork", "does not survive fork()"), ("spawn", "ok")):
+        context = multiprocessing.get_context(method)
+        results = context.Queue()
+        child = context.Process(target=_transform_in_child, args=(results,))
+        child.start()
+        said = results.get(timeout=120)
+        child.join(60)
+        assert expected in said, (method, said)

@@ -650,6 +650,11 @@ unsafe fn execute(
         }
         let in_place = idata == odata;
         let (input, output) = (devmem::lookup(idata as usize), devmem::lookup(odata as usize));
+        for (pointer, what) in [(idata, "the input"), (odata, "the output")] {
+            if devmem::freed(pointer as usize) {
+                return invalid(format!("{what} ({pointer:p}) points into device memory freed with fftxFree"));
+            }
+        }
         match (input, output) {
             (Some(input), _) if in_place => p.execute_device(direction, input, None),
             (Some(input), Some(output)) => p.execute_device(direction, input, Some(output)),
@@ -731,12 +736,20 @@ pub unsafe extern "C" fn fftxExecZ2D(
 }
 
 /// Allocates `bytes` of device memory in the default stream's context (shared virtual memory where the
-/// device has it); `*ptr` receives its address.
+/// device has it); `*ptr` receives its address. More than the device allocates at once is `FFTX_ALLOC_FAILED`,
+/// as in cuFFT's `cudaMalloc`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMalloc(ptr: *mut *mut c_void, bytes: usize) -> fftxResult {
     run("fftxMalloc", FFTX_ALLOC_FAILED, || {
         write_out(ptr, "ptr", || {
             let stream = default_stream()?;
+            let largest = crate::runtime::device_info(stream.queue.device()?)?.max_alloc_bytes;
+            if bytes as u64 > largest {
+                return fail(
+                    ErrorKind::MemObjectAllocationFailure,
+                    format!("{bytes} bytes exceed the device's largest allocation, {largest} bytes"),
+                );
+            }
             Ok(devmem::allocate(&stream.context, bytes, stream.svm_buffers)? as *mut c_void)
         })
     })

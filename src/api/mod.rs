@@ -25,6 +25,16 @@ pub(crate) fn last_error_message() -> *const c_char {
 /// Runs the body of exported function `name`: a panic becomes a `Bugcheck`, and every failure is written
 /// under `FFTX_LOG=error` before its status goes back to the caller.
 pub(crate) fn guard<T>(name: &str, body: impl FnOnce() -> Result<T>) -> Result<T> {
+    let body = || {
+        if crate::runtime::cl::forked_after_use() {
+            return Err(Error::new(
+                ErrorKind::Bugcheck,
+                "OpenCL state does not survive fork(): this process was forked after its parent used fftx; use \
+                 fftx in the parent only, or start processes without fork (Python: the spawn start method)",
+            ));
+        }
+        body()
+    };
     let result = catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| {
         let what = panic
             .downcast_ref::<&str>()

@@ -30,11 +30,32 @@ pub type RawContext = cl_context;
 
 /// Turns an OpenCL status into a `Result`, naming the call in the message.
 pub fn check(code: cl_int, what: &str) -> Result<()> {
+    note_opencl_use();
     if code == cl::CL_SUCCESS as cl_int {
         Ok(())
     } else {
         Err(Error::opencl(what, code))
     }
+}
+
+/// The process that first called OpenCL through fftx; 0 before any call.
+static OPENCL_PROCESS: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+fn note_opencl_use() {
+    use std::sync::atomic::Ordering;
+    if OPENCL_PROCESS.load(Ordering::Relaxed) == 0 {
+        // SAFETY: getpid has no preconditions and cannot fail.
+        let pid = unsafe { libc::getpid() };
+        let _ = OPENCL_PROCESS.compare_exchange(0, pid, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// True in a child that `fork()` made after its parent used OpenCL through fftx: the OpenCL runtime's threads,
+/// queues and contexts do not survive a fork (PoCL's child waits forever on its first command).
+pub fn forked_after_use() -> bool {
+    let pid = OPENCL_PROCESS.load(std::sync::atomic::Ordering::Relaxed);
+    // SAFETY: getpid has no preconditions and cannot fail.
+    pid != 0 && pid != unsafe { libc::getpid() }
 }
 
 macro_rules! handle {

@@ -47,6 +47,21 @@ struct Allocation {
 
 static TABLE: Mutex<BTreeMap<usize, Allocation>> = Mutex::new(BTreeMap::new());
 
+/// An allocation freed lately, still holding its address range so that a pointer into it is known for what
+/// it is: a reservation stays mapped `PROT_NONE` (its buffer is gone), shared virtual memory stays allocated
+/// (`shared`), so no host memory can take its place meanwhile. The oldest go for good beyond `FREED_KEPT` of
+/// them or, for shared memory, which holds real memory, beyond `FREED_SHARED_BYTES`.
+struct FreedRange {
+    start: usize,
+    bytes: usize,
+    reserved: Option<usize>,
+    shared: Option<Buffer>,
+}
+
+static FREED: Mutex<std::collections::VecDeque<FreedRange>> = Mutex::new(std::collections::VecDeque::new());
+const FREED_KEPT: usize = 1024;
+const FREED_SHARED_BYTES: usize = 64 << 20;
+
 static SVM_REFUSALS: AtomicUsize = AtomicUsize::new(0);
 
 /// How many SVM allocations the driver has refused so far, each made a plain buffer instead.
@@ -112,7 +127,8 @@ pub fn allocate(context: &Context, bytes: usize, shared: bool) -> Result<usize> 
     Ok(start)
 }
 
-/// Frees the allocation that starts at `pointer`.
+/// Frees the allocation that starts at `pointer`: its buffer goes at once (shared virtual memory a little
+/// later), its address after more frees (see `FreedRange`).
 pub fn free(pointer: usize) -> Result<()> {
     let Some(allocation) = table().remove(&pointer) else {
         return fail(
@@ -120,11 +136,29 @@ pub fn free(pointer: usize) -> Result<()> {
             format!("{pointer:#x} is not the start of a device allocation (never allocated, or freed)"),
         );
     };
-    if let Some(reserved) = allocation.reserved {
-        // SAFETY: the range was mapped by `allocate` with this length and is unmapped once, here.
-        unsafe { libc::munmap(pointer as *mut libc::c_void, reserved) };
+    let range = match allocation.reserved {
+        Some(reserved) => FreedRange { start: pointer, bytes: reserved, reserved: Some(reserved), shared: None },
+        None => FreedRange { start: pointer, bytes: allocation.bytes, reserved: None, shared: Some(allocation.buffer) },
+    };
+    let mut freed = FREED.lock().unwrap_or_else(|e| e.into_inner());
+    freed.push_back(range);
+    let shared_bytes = |f: &std::collections::VecDeque<FreedRange>| -> usize {
+        f.iter().filter(|r| r.shared.is_some()).map(|r| r.bytes).sum()
+    };
+    while freed.len() > FREED_KEPT || (freed.len() > 1 && shared_bytes(&freed) > FREED_SHARED_BYTES) {
+        let Some(oldest) = freed.pop_front() else { break };
+        if let Some(reserved) = oldest.reserved {
+            // SAFETY: the range was mapped by `allocate` with this length and is unmapped once, here.
+            unsafe { libc::munmap(oldest.start as *mut libc::c_void, reserved) };
+        }
     }
     Ok(())
+}
+
+/// True when `pointer` falls in an allocation freed lately (see `FreedRange`): no live memory is there.
+pub fn freed(pointer: usize) -> bool {
+    let freed = FREED.lock().unwrap_or_else(|e| e.into_inner());
+    freed.iter().any(|r| (r.start..r.start + r.bytes).contains(&pointer))
 }
 
 /// The device region a pointer falls in, or `None` for any pointer that is not device memory.
