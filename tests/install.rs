@@ -219,6 +219,70 @@ fn clfft_program_built_with_pkg_config_runs_on_fftx() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("status 0, X[0] = 1536"));
 }
 
+/// The shell lines of the README's ```sh block that holds `marker`.
+fn readme_block(marker: &str) -> Vec<String> {
+    let readme = fs::read_to_string(repository().join("README.md")).expect("README.md");
+    let blocks: Vec<&str> = readme.split("```").collect();
+    let block = blocks
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .find(|b| b.starts_with("sh\n") && b.contains(marker))
+        .unwrap_or_else(|| panic!("no sh block with {marker:?} in README.md"));
+    block.lines().skip(1).filter(|l| !l.trim().is_empty()).map(str::to_string).collect()
+}
+
+/// The README's install, clFFT build and uninstall lines, as written, in a scratch home: `make install` into
+/// `$HOME/.local`, a clFFT program built with the installed `clFFT.pc` that runs on fftx without
+/// `LD_LIBRARY_PATH`, and `make uninstall`, which leaves nothing behind.
+#[test]
+fn readme_install_and_build_lines_work_as_written() {
+    let home = scratch().join("readme-home");
+    let work = scratch().join("readme-work");
+    let _ = fs::remove_dir_all(&home);
+    fs::create_dir_all(&home).expect("a scratch home");
+    fs::create_dir_all(&work).expect("a scratch folder");
+    fs::copy(repository().join("c-tests/clfft_example.c"), work.join("app.c")).expect("copy the example");
+    // cargo and rustup keep their state under the real home.
+    let real_home = std::env::var("HOME").expect("HOME");
+    let cargo_home = std::env::var("CARGO_HOME").unwrap_or_else(|_| format!("{real_home}/.cargo"));
+    let rustup_home = std::env::var("RUSTUP_HOME").unwrap_or_else(|_| format!("{real_home}/.rustup"));
+    let shell = |dir: &Path, lines: &[String]| {
+        let script = format!("set -e\n{}\n", lines.join("\n"));
+        let output = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(dir)
+            .env("HOME", &home)
+            .env("CARGO_HOME", &cargo_home)
+            .env("RUSTUP_HOME", &rustup_home)
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("PKG_CONFIG_PATH")
+            .env("FFTX_CACHE_DIR", test_cache())
+            .output()
+            .expect("run bash");
+        assert!(
+            output.status.success(),
+            "{script} failed:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    };
+    let install = readme_block("make install");
+    let (make_install, make_uninstall) = (&install[..1], &install[1..]);
+    assert!(make_install[0].starts_with("make install") && make_uninstall[0].starts_with("make uninstall"));
+    shell(repository(), make_install);
+    assert!(home.join(".local/lib/libclFFT.so.2").exists());
+    shell(&work, &readme_block("pkg-config --cflags --libs clFFT"));
+    let output = shell(&work, &["FFTX_LOG=info ./app".to_string()]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"), "app ran on another clFFT");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("status 0, X[0] = 1536"));
+    shell(repository(), make_uninstall);
+    let left = walk(&home.join(".local"));
+    assert!(left.is_empty(), "left after make uninstall: {left:?}");
+}
+
 /// Builds a CMake project linking `target` after `find_package(package)` with the prefix on CMAKE_PREFIX_PATH.
 fn cmake_builds(name: &str, source: &str, find: &str, target: &str) -> PathBuf {
     let project = scratch().join(format!("cmake-{name}"));
