@@ -17,8 +17,8 @@ usage: cargo run --release -p fftx-bench -- [flags]
   --dims LIST          keep only sizes of these dimensionalities, e.g. 1 or 2,3      (default 1,2,3)
   --only LIST          among fftx,clfft,vkfft,fftw,copy                  (default all)
   --runs K             timed runs per measurement, after 2 warm-up runs  (default 10)
-  --out DIR            folder for the CSV and PNG                        (default results)
-  --name NAME          file name stem of the CSV and PNG       (default bench, quick or nomemalloc)
+  --out DIR            where the run's folder <date>-<device>[-NAME] goes (default results)
+  --name NAME          names the run (its folder and plot title) (default bench, quick or nomemalloc)
   --cold               empty caches: point FFTX_CACHE_DIR and POCL_CACHE_DIR at fresh temporary folders;
                        first it times a one-line kernel's builds in a fresh process (the compiler's floor)
   --nomemalloc         in-place 1D c2c at 2^20, 2^22, 2^24, 2^26 for fftx and clFFT, first without and then

@@ -88,9 +88,71 @@ fn parse(stat: &str, own: &str) -> Option<Counters> {
     Some(Counters { busy, total, own: own_ticks, cpus })
 }
 
+/// Today's date in UTC, as YYYY-MM-DD.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400);
+    civil_date(days as i64)
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's days_from_civil, inverted).
+fn civil_date(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// A name fit for a folder: letters, digits and single dashes, lower case.
+pub fn slug(name: &str) -> String {
+    let mapped: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    mapped.split('-').filter(|part| !part.is_empty()).collect::<Vec<_>>().join("-")
+}
+
+/// The commit the run measures (`git describe`-like: the hash, `-dirty` with uncommitted changes), or "unknown"
+/// outside a git checkout.
+pub fn commit() -> String {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash) => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{hash}-dirty")
+            } else {
+                hash
+            }
+        }
+        None => "unknown".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_and_slugs() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(20_794), "2026-12-07");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(
+            slug("pthread-skylake-avx512-Intel(R) Xeon(R) Processor"),
+            "pthread-skylake-avx512-intel-r-xeon-r-processor"
+        );
+    }
 
     fn stat(user: u64, idle: u64) -> String {
         format!("cpu  {user} 0 0 {idle} 0 0 0 0 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0 0 0\n")

@@ -29,6 +29,18 @@ use std::time::{Instant, SystemTime};
 
 const NOMEMALLOC_VAR: &str = "CLFFT_REQUEST_LIB_NOMEMALLOC";
 
+/// The run's description: printed, and kept for the results folder's meta.txt.
+static HEADER: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// `println!` that also keeps the line for meta.txt.
+macro_rules! header {
+    ($($arg:tt)*) => {{
+        let line = format!($($arg)*);
+        println!("{line}");
+        HEADER.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+    }};
+}
+
 fn main() {
     let options = match args::parse(std::env::args().skip(1)) {
         Ok(Some(options)) => options,
@@ -159,12 +171,12 @@ fn run(options: &Options) -> Result<(), String> {
     let device = opencl::select_device(&std::env::var("FFTX_DEVICE").unwrap_or_default())?;
     let cl = Cl::new(&device)?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("device: {}", device.describe());
-    println!("machine: {threads} cores, {}", load_average());
-    println!("caches: {}", cache_description(cold.is_some()));
+    header!("device: {}", device.describe());
+    header!("machine: {threads} cores, {}", load_average());
+    header!("caches: {}", cache_description(cold.is_some()));
     if let Some(cold) = &cold {
         match cold.compiler_floor() {
-            Ok(floor) => println!("{floor}"),
+            Ok(floor) => header!("{floor}"),
             Err(e) => println!("compiler floor: not measured ({e})"),
         }
     }
@@ -174,11 +186,11 @@ fn run(options: &Options) -> Result<(), String> {
         match Clfft::load(&options.clfft_lib) {
             Ok(lib) => {
                 let (major, minor, patch) = lib.version;
-                println!("clfft: {} (clFFT {major}.{minor}.{patch})", lib.path);
+                header!("clfft: {} (clFFT {major}.{minor}.{patch})", lib.path);
                 Some(lib)
             }
             Err(e) => {
-                println!("clfft: unavailable, skipped ({e})");
+                header!("clfft: unavailable, skipped ({e})");
                 None
             }
         }
@@ -189,7 +201,7 @@ fn run(options: &Options) -> Result<(), String> {
     let load_fftw = |element: Element| match Fftw::load(element, threads) {
         Ok(fftw) => Some(fftw),
         Err(e) => {
-            println!("fftw {}: unavailable ({e})", element.name());
+            header!("fftw {}: unavailable ({e})", element.name());
             None
         }
     };
@@ -214,7 +226,7 @@ fn run(options: &Options) -> Result<(), String> {
             }
         },
     };
-    println!("fftw: {threads} threads, FFTW_MEASURE, out-of-place; reference: {reference_name}, FFTW_ESTIMATE");
+    header!("fftw: {threads} threads, FFTW_MEASURE, out-of-place; reference: {reference_name}, FFTW_ESTIMATE");
     let timing = Timing::new(options.runs);
     println!(
         "timing: median and min of {} runs in {} turns alternating between the implementations, each turn after \
@@ -313,13 +325,13 @@ fn cache_description(cold: bool) -> String {
 
 #[cfg(vkfft)]
 fn vkfft_available() -> bool {
-    println!("vkfft: header-only VkFFT, OpenCL backend (VKFFT_BACKEND=3)");
+    header!("vkfft: header-only VkFFT, OpenCL backend (VKFFT_BACKEND=3)");
     true
 }
 
 #[cfg(not(vkfft))]
 fn vkfft_available() -> bool {
-    println!("vkfft: VkFFT unavailable (no /usr/include/vkFFT.h when this program was built)");
+    header!("vkfft: VkFFT unavailable (no /usr/include/vkFFT.h when this program was built)");
     false
 }
 
@@ -341,7 +353,7 @@ fn load_fftx(options: &Options) -> Option<Clfft> {
     match Clfft::load(&path.to_string_lossy()) {
         Ok(lib) => {
             let (major, minor, patch) = lib.version;
-            println!("fftx: {} (clFFT API {major}.{minor}.{patch})", lib.path);
+            header!("fftx: {} (clFFT API {major}.{minor}.{patch})", lib.path);
             Some(lib)
         }
         Err(e) => {
@@ -679,13 +691,30 @@ fn scratch_table(rows: &[Row]) -> String {
     out
 }
 
+/// Writes the run into its own folder, `<out>/<date>-<device>` (with `-<name>` for a named run): `bench.csv`,
+/// `bench.png` and `meta.txt` (date, commit, command, and the run's header: device, machine, libraries).
 fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(), String> {
-    make_dir(&options.out)?;
-    let stem = options.stem();
-    let csv = options.out.join(format!("{stem}.csv"));
+    let date = machine::today();
+    let mut folder = format!("{date}-{}", machine::slug(&device.name));
+    if options.name.is_some() {
+        folder.push_str(&format!("-{}", machine::slug(&options.stem())));
+    }
+    let dir = options.out.join(folder);
+    make_dir(&dir)?;
+    let csv = dir.join("bench.csv");
     report::write_csv(&csv, rows, &device.name)?;
     println!("\nwrote {}", csv.display());
-    let png = options.out.join(format!("{stem}.png"));
+    let command: Vec<String> = std::env::args().collect();
+    let mut meta = format!("date: {date}\ncommit: {}\ncommand: {}\n", machine::commit(), command.join(" "));
+    for line in HEADER.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+        meta.push_str(line);
+        meta.push('\n');
+    }
+    let meta_path = dir.join("meta.txt");
+    std::fs::write(&meta_path, meta).map_err(|e| format!("cannot write {}: {e}", meta_path.display()))?;
+    println!("wrote {}", meta_path.display());
+    let stem = options.stem();
+    let png = dir.join("bench.png");
     let title = format!("fftx-bench {stem}: {} (higher is better)", device.name);
     match plot::write(&png, rows, &title) {
         Ok(()) => println!("wrote {}", png.display()),
