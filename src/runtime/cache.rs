@@ -2,9 +2,10 @@
 //!
 //! The key is a 128-bit hash of the device's compiler identity (name, vendor, driver, versions), the fftx
 //! version, the kernel source and the build options. On disk an entry is
-//! `magic | key | payload length | payload checksum | payload`; an entry that fails any check, or whose binary
-//! the driver rejects, is deleted and rebuilt from source. Building holds no global lock: the memory cache
-//! hands out one cell per key, so only builds of the same program wait for each other.
+//! `magic | key | payload length | SHA-256 of those and the payload | payload`; an entry that fails any check
+//! (a regular file of this user's, its digest, on PoCL its binary's framing), or whose binary the driver
+//! rejects, is deleted and rebuilt from source. Building holds no global lock: the memory cache hands out one
+//! cell per key, so only builds of the same program wait for each other.
 //!
 //! On PoCL a program of fftx's own code builds with the declarations of `kernels/builtins.cl` in place of
 //! clang's opencl-c.h (`OWN_BUILTINS`), which saves about 90 ms a build. Should that build fail, the program
@@ -12,10 +13,11 @@
 //! `off` (the header always) or `strict` (the failure stands: the tests use it).
 //!
 //! `FFTX_CACHE_DIR` names the folder (empty or `off` disables the disk cache); the default is
-//! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`. A load marks its entry used (its modification time, at most
-//! once a day), and each build from source deletes the entries nothing has used for `UNUSED_FOR`, then the
-//! least recently used while fftx's entries take more than `MAX_BYTES`: a new kernel source or fftx version
-//! changes every key, and nothing else would ever remove the old entries.
+//! `$XDG_CACHE_HOME/fftx` or `~/.cache/fftx`. A folder another user owns, or may write to without the sticky
+//! bit, serves no cache (`distrust`): whoever can write there could plant a program. A load marks its entry
+//! used (its modification time, at most once a day), and each build from source deletes the entries nothing
+//! has used for `UNUSED_FOR`, then the least recently used while fftx's entries take more than `MAX_BYTES`: a
+//! new kernel source or fftx version changes every key, and nothing else would ever remove the old entries.
 //!
 //! A program built from source reaches the disk from a writer thread, after the bake (`write_later`,
 //! `start_writes`): fetching its binary makes PoCL compile every kernel once more, which only the next process
@@ -28,15 +30,25 @@ use super::per_context::PerContext;
 use crate::error::{ErrorKind, Result};
 use crate::log::Topic;
 use once_cell::sync::{Lazy, OnceCell};
+use sha2::{Digest, Sha256};
 use std::collections::HashSet;
+use std::fs::File;
 use std::io::{Read, Write};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
-const MAGIC: &[u8; 8] = b"FFTXPRG1";
-const HEADER_BYTES: usize = 8 + 16 + 8 + 8;
+const MAGIC: &[u8; 8] = b"FFTXPRG2";
+/// The start of every version of the magic: pruning deletes the entries of earlier formats too.
+const MAGIC_FAMILY: &[u8; 7] = b"FFTXPRG";
+/// Where the digest starts: it covers the fields before it and the payload.
+const DIGEST_AT: usize = 8 + 16 + 8;
+const HEADER_BYTES: usize = DIGEST_AT + 32;
+/// The largest payload an entry holds, and so the most a load reads: PoCL serialises a program into at most
+/// 256 MiB (`MAX_BINARY_SIZE` in its pocl_binary.c).
+const MAX_PAYLOAD_BYTES: usize = 256 << 20;
 /// How long an entry may go unused before a build from source deletes it.
 const UNUSED_FOR: Duration = Duration::from_secs(30 * 24 * 3600);
 /// How often a load records its entry's use: warm bakes need not write to the disk each time.
@@ -394,31 +406,81 @@ fn wait_at_exit_after_llvm() {
     unsafe { libc::atexit(wait_at_exit) };
 }
 
-/// Reads, verifies and builds a cached binary; deletes the entry on any failure.
+/// Reads, verifies and builds a cached binary; deletes the entry on any failure but its absence.
 fn load(context: &Context, device: &DeviceInfo, key: &Key, path: &Path) -> Option<Program> {
-    let mut file = std::fs::File::open(path).ok()?;
-    let last_use = file.metadata().and_then(|m| m.modified()).ok();
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).ok()?;
-    let verified = parse_entry(&bytes, key);
-    let program = verified.and_then(|payload| {
-        let program = Program::with_binary(context, device.raw(), payload).ok()?;
-        program.build(device.raw(), "").ok()?;
-        Some(program)
-    });
-    if program.is_none() {
-        REJECTED.fetch_add(1, Ordering::Relaxed);
-        crate::log!(Topic::Info, "rejected cache entry {}; rebuilding from source", path.display());
-        let _ = std::fs::remove_file(path);
-    } else if last_use.map_or(true, |t| t.elapsed().map_or(true, |age| age > MARK_EVERY)) {
-        mark_used(path);
+    let (file, bytes) = match read_entry(path) {
+        Ok(read) => read,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => return reject(path, &e.to_string()),
+    };
+    let Some(payload) = parse_entry(&bytes, key) else {
+        return reject(path, "its header or SHA-256 does not match");
+    };
+    if device.pocl {
+        if let Err(why) = check_pocl_framing(payload) {
+            return reject(path, why);
+        }
     }
-    program
+    let built = Program::with_binary(context, device.raw(), payload)
+        .and_then(|program| program.build(device.raw(), "").map(|()| program));
+    let program = match built {
+        Ok(program) => program,
+        Err(e) => return reject(path, &format!("the driver refused its binary: {e}")),
+    };
+    let last_use = file.metadata().and_then(|m| m.modified()).ok();
+    if last_use.map_or(true, |t| t.elapsed().map_or(true, |age| age > MARK_EVERY)) {
+        mark_used(&file);
+    }
+    Some(program)
 }
 
-/// Sets an entry's modification time to now: `prune` reads it as the entry's last use.
-fn mark_used(path: &Path) {
-    let _ = std::fs::File::options().write(true).open(path).and_then(|f| f.set_modified(SystemTime::now()));
+/// Counts, logs and deletes an entry that failed a check, so that the program's build from source replaces it.
+fn reject(path: &Path, why: &str) -> Option<Program> {
+    REJECTED.fetch_add(1, Ordering::Relaxed);
+    crate::log!(Topic::Info, "rejected cache entry {} ({why}); rebuilding from source", path.display());
+    let _ = std::fs::remove_file(path);
+    None
+}
+
+/// Opens an entry for reading: never through a symbolic link nor waiting for a FIFO's writer, and only a
+/// regular file of this process's user, since another user's could hold a forged program.
+fn open_entry(path: &Path) -> std::io::Result<File> {
+    let file = File::options().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if metadata.uid() != effective_uid() {
+        return Err(std::io::Error::other(format!("owned by user {}", metadata.uid())));
+    }
+    Ok(file)
+}
+
+/// Opens an entry (`open_entry`) and reads it whole, up to the largest entry there can be.
+fn read_entry(path: &Path) -> std::io::Result<(File, Vec<u8>)> {
+    let file = open_entry(path)?;
+    let limit = (HEADER_BYTES + MAX_PAYLOAD_BYTES) as u64;
+    let size = file.metadata()?.len();
+    if size > limit {
+        return Err(std::io::Error::other(format!("{size} bytes, more than any entry")));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    // The file may have grown since: the read stops past the limit all the same.
+    (&file).take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((file, bytes))
+}
+
+/// Sets an entry's modification time to now: `prune` reads it as the entry's last use. Through the file the
+/// load read, since the name may point elsewhere by now.
+fn mark_used(file: &File) {
+    if let Err(e) = file.set_modified(SystemTime::now()) {
+        crate::log!(Topic::Info, "could not mark a cache entry used: {e}");
+    }
+}
+
+fn effective_uid() -> u32 {
+    // SAFETY: geteuid takes no arguments and cannot fail.
+    unsafe { libc::geteuid() }
 }
 
 /// Deletes the entries in `dir`, and the temporaries of interrupted writes, last used more than `UNUSED_FOR`
@@ -435,8 +497,8 @@ fn prune(dir: &Path, now: SystemTime, max_bytes: u64) -> usize {
             && (extension == "bin" || extension.starts_with("tmp"))
     };
     let has_magic = |path: &Path| {
-        let mut magic = [0u8; 8];
-        std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == MAGIC
+        let mut magic = [0u8; MAGIC_FAMILY.len()];
+        open_entry(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == MAGIC_FAMILY
     };
     // (last use, bytes, path) of the files named as entries, least recently used first. Only the ones that
     // would go are opened for their magic: a build from source must not read the whole folder.
@@ -468,32 +530,189 @@ fn prune(dir: &Path, now: SystemTime, max_bytes: u64) -> usize {
     removed
 }
 
-/// The payload of an entry whose magic, key, length and checksum all match.
+/// The payload of an entry whose magic, key, length and digest all match.
 fn parse_entry<'a>(bytes: &'a [u8], key: &Key) -> Option<&'a [u8]> {
     if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC || &bytes[8..24] != key {
         return None;
     }
-    let length = u64::from_le_bytes(bytes[24..32].try_into().ok()?) as usize;
-    let checksum = u64::from_le_bytes(bytes[32..40].try_into().ok()?);
-    let payload = &bytes[HEADER_BYTES..];
-    (payload.len() == length && hash128(payload)[0] == checksum).then_some(payload)
+    let length = u64::from_le_bytes(bytes[24..DIGEST_AT].try_into().ok()?);
+    let (header, payload) = bytes.split_at(HEADER_BYTES);
+    (payload.len() as u64 == length && header[DIGEST_AT..] == digest(&header[..DIGEST_AT], payload)).then_some(payload)
+}
+
+/// The entry for `payload`: magic, key, payload length, their digest with the payload's, then the payload.
+fn entry_bytes(key: &Key, payload: &[u8]) -> Vec<u8> {
+    let mut entry = Vec::with_capacity(HEADER_BYTES + payload.len());
+    entry.extend_from_slice(MAGIC);
+    entry.extend_from_slice(key);
+    entry.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    let digest = digest(&entry, payload);
+    entry.extend_from_slice(&digest);
+    entry.extend_from_slice(payload);
+    entry
+}
+
+/// Checks that the lengths in a PoCL binary frame it as PoCL reads it (`pocl_binary.c`, formats 9 to 11; 3.1
+/// writes 9), and are not zero where PoCL asserts so: PoCL trusts them, and reads past the binary or aborts
+/// the process on a truncated or forged one. Returns what is wrong.
+fn check_pocl_framing(binary: &[u8]) -> std::result::Result<(), &'static str> {
+    let mut r = Framing(binary);
+    if r.take(8)? != b"poclbin\0" {
+        return Err("not a PoCL binary");
+    }
+    r.take(8)?; // device id
+    let version = r.u32()?;
+    if !(9..=11).contains(&version) {
+        return Err("a PoCL binary format of unknown layout");
+    }
+    let kernels = r.u32()?;
+    let flags = r.u64()?;
+    let root_entries = r.u32()?;
+    r.take(41)?; // build hash, 40 characters and a NUL
+    if version >= 10 && flags & 2 != 0 {
+        r.take(8)?; // bytes of program-scope variables
+    }
+    // The program's own files (program.bc), then its kernels: PoCL asserts there are some of each.
+    if root_entries == 0 || kernels == 0 {
+        return Err("a PoCL binary without program or kernels");
+    }
+    for _ in 0..root_entries {
+        let bytes = r.u64()?;
+        if bytes == 0 {
+            return Err("an empty PoCL root entry");
+        }
+        check_pocl_files(r.take(bytes)?)?;
+    }
+    for _ in 0..kernels {
+        let record = r.0;
+        let (size, files_size, arguments_size) = (r.u64()?, r.u64()?, r.u32()?);
+        if r.string()?.is_empty() {
+            return Err("a PoCL kernel without a name");
+        }
+        let (arguments, locals) = (r.u32()?, r.u32()?);
+        r.take(3 * 8)?; // required work-group size
+        r.take(locals.checked_mul(8).ok_or("a PoCL length past the binary")?)?;
+        r.string()?; // attributes
+        if version < 11 {
+            r.take(8)?; // argument metadata flags
+        } else {
+            r.take(4)?; // argument metadata flags
+            let extras = r.u32()?;
+            let subgroups = if extras & 4 != 0 { 2 * 4 } else { 0 }; // most and compiled subgroups
+            let work_groups = if extras & 2 != 0 { 5 * 4 } else { 0 }; // work-group size, multiple, memories
+            r.take(subgroups + work_groups)?;
+        }
+        let arguments_start = r.0.len();
+        for _ in 0..arguments {
+            r.take(4 + 4 + 8 + 4 + 4)?; // qualifiers, type and its size
+            r.string()?; // name
+            r.string()?; // type name
+        }
+        if arguments_start - r.0.len() != arguments_size {
+            return Err("PoCL argument information of another size than recorded");
+        }
+        check_pocl_files(r.take(files_size)?)?;
+        if record.len() - r.0.len() != size {
+            return Err("a PoCL kernel of another size than recorded");
+        }
+    }
+    if r.0.is_empty() {
+        Ok(())
+    } else {
+        Err("bytes after a PoCL binary's last kernel")
+    }
+}
+
+/// Checks a run of files in a PoCL binary, each a name and a content, which PoCL writes out below the
+/// program's folder (the name appended to the folder's path, in a buffer of 4096 bytes): names of that folder
+/// and not empty, contents not empty.
+fn check_pocl_files(mut files: &[u8]) -> std::result::Result<(), &'static str> {
+    while !files.is_empty() {
+        let mut r = Framing(files);
+        let name = r.string()?;
+        let below = name.first() == Some(&b'/')
+            && name.len() < 1024
+            && !name.contains(&0)
+            && name.split(|&b| b == b'/').all(|part| part != b"..");
+        if !below {
+            return Err("a PoCL file name outside the program's folder");
+        }
+        if r.string()?.is_empty() {
+            return Err("an empty PoCL file");
+        }
+        files = r.0;
+    }
+    Ok(())
+}
+
+/// The bytes of a PoCL binary not read yet: each read fails, rather than going past the end, on a length that
+/// leaves the binary.
+struct Framing<'a>(&'a [u8]);
+
+impl<'a> Framing<'a> {
+    fn take(&mut self, bytes: usize) -> std::result::Result<&'a [u8], &'static str> {
+        if bytes > self.0.len() {
+            return Err("a PoCL length past the binary");
+        }
+        let (taken, rest) = self.0.split_at(bytes);
+        self.0 = rest;
+        Ok(taken)
+    }
+
+    fn u32(&mut self) -> std::result::Result<usize, &'static str> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")) as usize)
+    }
+
+    fn u64(&mut self) -> std::result::Result<usize, &'static str> {
+        let value = u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes"));
+        usize::try_from(value).map_err(|_| "a PoCL length past the binary")
+    }
+
+    /// A string as PoCL writes it: its length in 4 bytes, then its bytes.
+    fn string(&mut self) -> std::result::Result<&'a [u8], &'static str> {
+        let length = self.u32()?;
+        self.take(length)
+    }
+}
+
+/// The SHA-256 of an entry's fields before the digest and its payload. It catches corruption and truncation,
+/// not forgery: without a secret key, whoever can write the folder can compute it for a program of their own.
+/// What keeps them out is `distrust` (the folder) and `open_entry` (each entry's owner).
+fn digest(fields: &[u8], payload: &[u8]) -> [u8; 32] {
+    Sha256::new().chain_update(fields).chain_update(payload).finalize().into()
 }
 
 fn store(key: &Key, binary: &[u8], path: &Path) {
-    let mut entry = Vec::with_capacity(HEADER_BYTES + binary.len());
-    entry.extend_from_slice(MAGIC);
-    entry.extend_from_slice(key);
-    entry.extend_from_slice(&(binary.len() as u64).to_le_bytes());
-    entry.extend_from_slice(&hash128(binary)[0].to_le_bytes());
-    entry.extend_from_slice(binary);
-    // Write a private temporary file and rename it, so readers never see half an entry.
-    let tmp = path.with_extension(format!("tmp{}-{:?}", std::process::id(), std::thread::current().id()));
-    let written =
-        std::fs::File::create(&tmp).and_then(|mut f| f.write_all(&entry)).and_then(|_| std::fs::rename(&tmp, path));
+    if binary.len() > MAX_PAYLOAD_BYTES {
+        crate::log!(Topic::Info, "a program's binary takes {} bytes, too many to cache on disk", binary.len());
+        return;
+    }
+    let entry = entry_bytes(key, binary);
+    // A new private file under a name no one can foresee, so that nothing planted in the folder receives the
+    // write, then renamed into place, so that readers never see half an entry.
+    let written = create_temporary(path).and_then(|(tmp, mut file)| {
+        let written = file.write_all(&entry).and_then(|()| std::fs::rename(&tmp, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        written
+    });
     if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
         crate::log!(Topic::Info, "could not write cache entry {}: {e}", path.display());
     }
+}
+
+/// Creates `<key>.tmp<32 random hex digits>` beside `path`, only if nothing has that name, not even a link.
+fn create_temporary(path: &Path) -> std::io::Result<(PathBuf, File)> {
+    let mut random = [0u8; 16];
+    // SAFETY: the buffer is valid for writes of its length.
+    let filled = unsafe { libc::getrandom(random.as_mut_ptr().cast(), random.len(), 0) };
+    if filled != random.len() as isize {
+        return Err(std::io::Error::last_os_error());
+    }
+    let tmp = path.with_extension(format!("tmp{}", hex(&random)));
+    let file = File::options().write(true).create_new(true).mode(0o600).custom_flags(libc::O_NOFOLLOW).open(&tmp)?;
+    Ok((tmp, file))
 }
 
 /// The cache folder, created if needed; `None` when disabled or unusable.
@@ -506,15 +725,40 @@ pub fn cache_dir() -> Option<PathBuf> {
             _ => PathBuf::from(std::env::var("HOME").ok()?).join(".cache").join("fftx"),
         },
     };
-    std::fs::create_dir_all(&dir).ok()?;
-    Some(dir)
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        crate::log!(Topic::Info, "no disk cache: cannot create {}: {e}", dir.display());
+        return None;
+    }
+    match distrust(&dir) {
+        Some(why) => {
+            crate::log!(Topic::Info, "no disk cache: {} {why}", dir.display());
+            None
+        }
+        None => Some(dir),
+    }
 }
 
-/// A 128-bit hash that reads a word at a time into four independent lanes, in one pass: the key takes both
-/// halves, the payload checksum the first. A warm bake hashes the source for the key and checksums the
-/// payload, up to a megabyte together; byte-wise FNV-1a, one multiply waiting on the one before per byte,
-/// took 9% of a warm bake's CPU time. A change to one word changes its lane for certain, and each half's
-/// finish mixes the lanes in order, from its own start.
+/// Why another user could put entries in the folder `dir`, if they could: they own it, or anyone may write to
+/// it and it is not sticky (where it is, no one replaces another's files, and `open_entry` refuses theirs).
+fn distrust(dir: &Path) -> Option<String> {
+    let metadata = match std::fs::metadata(dir) {
+        Ok(metadata) => metadata,
+        Err(e) => return Some(format!("cannot be inspected: {e}")),
+    };
+    let (owner, mode) = (metadata.uid(), metadata.mode());
+    if owner != effective_uid() {
+        Some(format!("belongs to user {owner}, not to this process's user {}", effective_uid()))
+    } else if mode & 0o002 != 0 && mode & 0o1000 == 0 {
+        Some("is writable by any user and not sticky".into())
+    } else {
+        None
+    }
+}
+
+/// A 128-bit hash for the key, that reads a word at a time into four independent lanes, in one pass. A warm
+/// bake hashes each program's source; byte-wise FNV-1a, one multiply waiting on the one before per byte, took
+/// 9% of a warm bake's CPU time when it also checksummed the payloads. A change to one word changes its lane
+/// for certain, and each half's finish mixes the lanes in order, from its own start.
 fn hash128(bytes: &[u8]) -> [u64; 2] {
     const SEED: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -552,8 +796,8 @@ fn key_of(device: &DeviceInfo, source: &str, options: &str) -> Key {
     key
 }
 
-fn hex(key: &Key) -> String {
-    key.iter().map(|b| format!("{b:02x}")).collect()
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
@@ -593,16 +837,15 @@ mod tests {
     fn entries_must_match_in_every_field() {
         let key = [7u8; 16];
         let payload = b"binary bits";
-        let mut entry = MAGIC.to_vec();
-        entry.extend_from_slice(&key);
-        entry.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        entry.extend_from_slice(&hash128(payload)[0].to_le_bytes());
-        entry.extend_from_slice(payload);
+        let entry = entry_bytes(&key, payload);
+        assert_eq!(entry.len(), HEADER_BYTES + payload.len());
         assert_eq!(parse_entry(&entry, &key), Some(&payload[..]));
         assert_eq!(parse_entry(&entry, &[8u8; 16]), None, "another key");
-        let mut flipped = entry.clone();
-        *flipped.last_mut().unwrap() ^= 1;
-        assert_eq!(parse_entry(&flipped, &key), None, "corrupt payload");
+        for (at, what) in [(entry.len() - 1, "corrupt payload"), (DIGEST_AT + 5, "corrupt digest"), (3, "magic")] {
+            let mut flipped = entry.clone();
+            flipped[at] ^= 1;
+            assert_eq!(parse_entry(&flipped, &key), None, "{what}");
+        }
         assert_eq!(parse_entry(&entry[..entry.len() - 1], &key), None, "truncated");
         assert_eq!(parse_entry(&entry[..10], &key), None, "short header");
     }
@@ -620,13 +863,13 @@ mod tests {
             path
         };
         let entry = [&MAGIC[..], b"rest of an entry"].concat();
-        let old = write(&format!("{hex}.bin"), &entry, 31);
-        let interrupted = write(&format!("{hex}.tmp12-ThreadId(3)"), &entry, 31);
+        let old = write(&format!("{hex}.bin"), b"FFTXPRG1 an entry of the format before", 31);
+        let interrupted = write(&format!("{hex}.tmp{}", hex.replace('0', "a")), &entry, 31);
         let recent = write(&format!("{}.bin", hex.replace('0', "f")), &entry, 29);
         let foreign = write(&format!("{}.bin", hex.replace('0', "e")), b"not an fftx entry", 31);
         let other_name = write("notes.bin", &entry, 31);
         let used = write(&format!("{}.bin", hex.replace('0', "d")), &entry, 31);
-        mark_used(&used);
+        mark_used(&File::open(&used).unwrap());
         assert_eq!(prune(&dir, SystemTime::now(), MAX_BYTES), 2);
         assert!(!old.exists() && !interrupted.exists());
         assert!(recent.exists() && foreign.exists() && other_name.exists() && used.exists());
@@ -636,6 +879,65 @@ mod tests {
         assert_eq!(prune(&dir, SystemTime::now(), 30), 1);
         assert!(!recent.exists() && used.exists() && foreign.exists() && other_name.exists());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A PoCL binary of format 9 with one kernel of two arguments, laid out as PoCL 3.1 writes one.
+    fn pocl_binary(program_file: &[u8]) -> Vec<u8> {
+        let string = |bytes: &mut Vec<u8>, s: &[u8]| {
+            bytes.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            bytes.extend_from_slice(s);
+        };
+        let file = |name: &[u8], content: &[u8]| {
+            let mut file = Vec::new();
+            string(&mut file, name);
+            string(&mut file, content);
+            file
+        };
+        let mut binary = b"poclbin\0".to_vec();
+        binary.extend_from_slice(&7u64.to_le_bytes()); // device id
+        binary.extend_from_slice(&9u32.to_le_bytes()); // version
+        binary.extend_from_slice(&1u32.to_le_bytes()); // kernels
+        binary.extend_from_slice(&(4u64 << 32).to_le_bytes()); // flags: an executable
+        binary.extend_from_slice(&1u32.to_le_bytes()); // root entries
+        binary.extend_from_slice(&[b'A'; 40]);
+        binary.push(0);
+        let program = file(program_file, b"BC\xc0\xde bitcode");
+        binary.extend_from_slice(&(program.len() as u64).to_le_bytes());
+        binary.extend_from_slice(&program);
+        let mut kernel = Vec::new();
+        string(&mut kernel, b"fftx_stockham");
+        kernel.extend_from_slice(&2u32.to_le_bytes()); // arguments
+        kernel.extend_from_slice(&1u32.to_le_bytes()); // locals
+        kernel.extend_from_slice(&[0; 24]); // required work-group size
+        kernel.extend_from_slice(&64u64.to_le_bytes()); // the local's size
+        string(&mut kernel, b"__attribute__((reqd_work_group_size(1, 1, 1)))");
+        kernel.extend_from_slice(&0x1fu64.to_le_bytes()); // argument metadata flags
+        let mut arguments = Vec::new();
+        for (name, type_name) in [(&b"data"[..], &b"float2*"[..]), (b"n", b"uint")] {
+            arguments.extend_from_slice(&[0; 24]);
+            string(&mut arguments, name);
+            string(&mut arguments, type_name);
+        }
+        let files = file(b"/fftx_stockham/0-0-0/fftx_stockham.so", b"\x7fELF code");
+        let size = 8 + 8 + 4 + kernel.len() + arguments.len() + files.len();
+        binary.extend_from_slice(&(size as u64).to_le_bytes());
+        binary.extend_from_slice(&(files.len() as u64).to_le_bytes());
+        binary.extend_from_slice(&(arguments.len() as u32).to_le_bytes());
+        [binary, kernel, arguments, files].concat()
+    }
+
+    #[test]
+    fn pocl_framing_rejects_every_truncation_and_paths_out_of_the_program() {
+        let binary = pocl_binary(b"/program.bc");
+        assert_eq!(check_pocl_framing(&binary), Ok(()));
+        for end in 0..binary.len() {
+            assert!(check_pocl_framing(&binary[..end]).is_err(), "cut at {end} of {}", binary.len());
+        }
+        assert!(check_pocl_framing(&[&binary[..], b"x"].concat()).is_err(), "a byte more");
+        assert!(check_pocl_framing(&pocl_binary(b"/../evil.bc")).is_err(), "a path out of the program's folder");
+        let mut version = binary.clone();
+        version[16] = 12;
+        assert_eq!(check_pocl_framing(&version), Err("a PoCL binary format of unknown layout"));
     }
 
     #[test]
