@@ -97,10 +97,12 @@ AI void element(__global const REAL *in_re, __global const REAL *in_im, __global
     REAL ar, ai, br, bi;
     ELEMENT(k, ar, ai);
     ELEMENT((N - k) % N, br, bi);
-    xr = K(0.5) * (ar + br);
-    xi = K(0.5) * (ai - bi);
+    /* Halved before the sums, which may exceed the largest float where the results do not. */
+    xr = K(0.5) * ar + K(0.5) * br;
+    xi = K(0.5) * ai - K(0.5) * bi;
     if (!lone)
-        OUT_AT(ob + (IDX)TWIN_OUT + k * out_stride, K(0.5) * (ai + bi) * scale, K(0.5) * (br - ar) * scale * conj_out);
+        OUT_AT(ob + (IDX)TWIN_OUT + k * out_stride, (K(0.5) * ai + K(0.5) * bi) * scale,
+               (K(0.5) * br - K(0.5) * ar) * scale * conj_out);
 #elif OP == OP_TWIN_MERGE
     REAL ar, ai, br, bi;
     const IDX m = k <= N / 2 ? k : N - k;

@@ -41,12 +41,13 @@
     __typeof__((ar) + (br)) fr_ = (ar) + (br), fi_ = (ai) - (bi), gr_ = (ar) - (br);                \
     __typeof__(fr_) gi_ = (ai) + (bi), tr_ = (wr) * gr_ - (wi) * gi_, ti_ = (wr) * gi_ + (wi) * gr_
 
-/* (xr, xi) = s (F - i T). */
+/* (xr, xi) = s (F - i T), each term scaled before the sum: with s = 1/2 the sum F + T may exceed the
+ * largest float where the result does not (R2C's X_0 = Re Z_0 + Im Z_0 near FLT_MAX). */
 #define HERMITIAN_COMBINE_W(ar, ai, br, bi, wr, wi, s, xr, xi)                                      \
     do {                                                                                            \
         HERMITIAN_F_T(ar, ai, br, bi, wr, wi);                                                      \
-        (xr) = (s) * (fr_ + ti_);                                                                   \
-        (xi) = (s) * (fi_ - tr_);                                                                   \
+        (xr) = (s) * fr_ + (s) * ti_;                                                               \
+        (xi) = (s) * fi_ - (s) * tr_;                                                               \
     } while (0)
 
 /* X_k = s (F - i T) as above and, from the same pair, X_H-k = s conj(F + i T): as w_2H^(H-k) = -conj(w_2H^k),
@@ -54,10 +55,10 @@
 #define HERMITIAN_PAIR_W(ar, ai, br, bi, wr, wi, s, xr, xi, mr, mi)                                 \
     do {                                                                                            \
         HERMITIAN_F_T(ar, ai, br, bi, wr, wi);                                                      \
-        (xr) = (s) * (fr_ + ti_);                                                                   \
-        (xi) = (s) * (fi_ - tr_);                                                                   \
-        (mr) = (s) * (fr_ - ti_);                                                                   \
-        (mi) = -(s) * (fi_ + tr_);                                                                  \
+        (xr) = (s) * fr_ + (s) * ti_;                                                               \
+        (xi) = (s) * fi_ - (s) * tr_;                                                               \
+        (mr) = (s) * fr_ - (s) * ti_;                                                               \
+        (mi) = -((s) * fi_ + (s) * tr_);                                                            \
     } while (0)
 
 /* HERMITIAN_PAIR_W with the root w_2H^k from the table. */

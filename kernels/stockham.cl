@@ -158,8 +158,8 @@
  * F being 1/2 and any scale not applied yet. */
 #define TWIN_PART(twin, zr, zi, mr, mi, F, yr, yi)                                                  \
     do {                                                                                            \
-        yr = ((twin) ? (zi) + (mi) : (zr) + (mr)) * (F);                                            \
-        yi = ((twin) ? (mr) - (zr) : (zi) - (mi)) * ((F) * conj_out);                               \
+        yr = (twin) ? (zi) * (F) + (mi) * (F) : (zr) * (F) + (mr) * (F);                            \
+        yi = ((twin) ? (mr) * (F) - (zr) * (F) : (zi) * (F) - (mi) * (F)) * conj_out;               \
     } while (0)
 
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS
@@ -1139,13 +1139,15 @@ fftx_stockham(__global const REAL *in_re, __global const REAL *in_im, __global R
     const IDX batch = (IDX)params[P_BATCH];
 
 #ifndef ROWS_IN_REGISTERS
+    /* Each buffer holds the group's T slots of LN values back to back, flat: slot-major loads and stores
+     * reach other slots' rows from a slot's own pointer (IO_BUF), inside the buffer but past the row. */
 #if LOCAL_BUFFERS == 1
     /* Nothing uses a second buffer; B names the first. */
-    __local V lre[1][T][LN], lim[1][T][LN];
-    __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = are, *bim = aim;
+    __local V lre[1][T * LN], lim[1][T * LN];
+    __local V *are = lre[0] + sl * LN, *aim = lim[0] + sl * LN, *bre = are, *bim = aim;
 #else
-    __local V lre[2][T][LN], lim[2][T][LN];
-    __local V *are = lre[0][sl], *aim = lim[0][sl], *bre = lre[1][sl], *bim = lim[1][sl];
+    __local V lre[2][T * LN], lim[2][T * LN];
+    __local V *are = lre[0] + sl * LN, *aim = lim[0] + sl * LN, *bre = lre[1] + sl * LN, *bim = lim[1] + sl * LN;
 #endif
 #endif
 #if REAL_STAGE == STAGE_R2C_POST_PAIRS || REAL_STAGE == STAGE_C2R_PRE_PAIRS

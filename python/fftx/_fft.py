@@ -217,6 +217,9 @@ def _finish(result, factor, out):
         return result
     if out.shape != result.shape:
         raise ValueError(f"out has shape {out.shape}; the result has shape {result.shape}")
+    # As numpy's ufunc outputs: a complex result does not go into a real array.
+    if not np.can_cast(result.dtype, out.dtype, casting="same_kind"):
+        raise TypeError(f"a {result.dtype} result cannot be written to out of dtype {out.dtype}")
     out[...] = result
     return out
 
@@ -257,6 +260,9 @@ def _prepare(a):
     """`a` as an array fftx computes with: half precision as single, integers and booleans as double, and in
     the machine's byte order. fftx has no extended precision, so long doubles are refused, not rounded."""
     a = np.asarray(a)
+    # Numbers only: numpy 2 refuses strings, dates and objects (numpy 1 parsed some of them).
+    if a.dtype.kind not in "biufc":
+        raise TypeError(f"fftx transforms numbers, not {a.dtype}")
     if a.dtype.kind in "fc" and a.dtype.itemsize > (8 if a.dtype.kind == "f" else 16):
         raise TypeError(f"fftx computes in single or double precision, not {a.dtype}; convert with astype first")
     if not a.dtype.isnative:
@@ -287,6 +293,12 @@ def _complex_nd(a, s, axes, norm, out, direction):
 def _real_nd(a, s, axes, norm, out):
     a = _prepare(a)
     axes, sizes = _real_axes_and_sizes(a, s, axes, inverse=False)
+    if len(set(axes)) < len(axes):
+        # An axis named twice: numpy's sequence of one-dimensional transforms, the real one first.
+        result = rfft(a, n=sizes[-1], axis=axes[-1], norm=norm)
+        for axis, n in zip(reversed(axes[:-1]), reversed(sizes[:-1])):
+            result = fft(result, n=n, axis=axis, norm=norm)
+        return _finish(result, 1.0, out)
     for axis, n in zip(axes, sizes):
         a = _resize(a, axis, n)
     return _finish(_r2c(a, axes), _scale(norm, math.prod(sizes), True), out)
@@ -295,6 +307,11 @@ def _real_nd(a, s, axes, norm, out):
 def _inverse_real_nd(a, s, axes, norm, out):
     a = _prepare(a)
     axes, sizes = _real_axes_and_sizes(a, s, axes, inverse=True)
+    if len(set(axes)) < len(axes):
+        # An axis named twice: numpy's sequence of one-dimensional transforms, the real one last.
+        for axis, n in zip(axes[:-1], sizes[:-1]):
+            a = ifft(a, n=n, axis=axis, norm=norm)
+        return _finish(irfft(a, n=sizes[-1], axis=axes[-1], norm=norm), 1.0, out)
     for axis, n in zip(axes[:-1], sizes[:-1]):
         a = _resize(a, axis, n)
     if sizes[-1] < 1:

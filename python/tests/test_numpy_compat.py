@@ -275,3 +275,44 @@ def test_prebuild_prepares_the_plans_later_calls_use():
     assert len(fftx.plan_cache) == prepared
     with pytest.raises(ValueError):
         fftx.prebuild([(8,)], kinds=("sideways",))
+
+
+def test_out_of_a_kind_the_result_does_not_fit_raises():
+    x = random(64, np.float64)
+    with pytest.raises(TypeError):
+        fftx.fft(x, out=np.empty(64, np.float64))
+    out = np.empty(64, np.complex128)
+    assert fftx.fft(x, out=out) is out
+    assert_close(out, np.fft.fft(x), np.complex128)
+
+
+def test_an_axis_named_twice_follows_numpy():
+    a = random((12, 10), np.float64)
+    for norm in (None, "ortho"):
+        got = fftx.rfftn(a, axes=(1, 0, 1), norm=norm)
+        assert got.shape == (12, 10)
+        assert_close(got, np.fft.rfftn(a, axes=(1, 0, 1), norm=norm), np.float64)
+        spectrum = random((12, 10), np.complex128)
+        want = np.fft.irfftn(spectrum, axes=(0, 1, 1), norm=norm)
+        assert_close(fftx.irfftn(spectrum, axes=(0, 1, 1), norm=norm), want, np.complex128)
+        assert_close(fftx.fftn(spectrum, axes=(1, 0, 1), norm=norm), np.fft.fftn(spectrum, axes=(1, 0, 1), norm=norm),
+                     np.complex128)
+
+
+def test_input_that_is_not_numbers_raises():
+    for bad in (np.array(["1", "2"]), np.array(["2020-01-01", "2020-01-02"], dtype="datetime64[D]"),
+                np.array([1, 2], dtype=object)):
+        with pytest.raises(TypeError):
+            fftx.fft(bad)
+
+
+def test_float32_real_transforms_near_the_largest_float():
+    # DC = 3.4e38 / 1.5 < FLT_MAX: the R2C's post-process halves before it adds (even lengths, twins of odd
+    # lengths in a batch, long lengths), so no intermediate overflows.
+    for n in (64, 1000, 4096, 16384, 63, 1001, 1 << 20):
+        for rows in (1, 3):
+            x = np.full((rows, n), np.float32(3.4e38 / n / 1.5), np.float32)
+            got = fftx.rfft(x)
+            assert np.isfinite(got).all(), (n, rows)
+            assert np.allclose(got[:, 0].real, np.float64(x[0, 0]) * n, rtol=1e-5), (n, rows)
+            assert np.abs(got[:, 1:]).max() <= 1e-6 * abs(got[0, 0]), (n, rows)
