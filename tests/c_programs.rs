@@ -156,6 +156,30 @@ fn passes_with_either_header(program: &str) {
     }
 }
 
+/// Every kernel family of the GPU tuning profile (`c-tests/kernel_families.c`: single-kernel Stockham,
+/// four-step, real stages, Rader, Bluestein, the three transposes, a callback, double precision) under
+/// Oclgrind's simulator with its race detector, which reports the local-memory races, missing barriers and
+/// out-of-bounds accesses PoCL hides: any report fails the test.
+#[test]
+fn gpu_kernels_pass_oclgrind_race_checks() {
+    let oclgrind = Path::new("/usr/bin/oclgrind");
+    assert!(oclgrind.is_file(), "{} is missing: install Debian's oclgrind", oclgrind.display());
+    let scratch = Scratch::new("kernel_families");
+    let lib = library_dir();
+    let exe = compile("kernel_families", Header::Own, "fftx", &lib, &scratch);
+    let output = Command::new(oclgrind)
+        .arg("--data-races")
+        .arg(&exe)
+        .env("LD_LIBRARY_PATH", &lib)
+        .env("FFTX_TUNE", "profile=gpu")
+        .env("FFTX_CACHE_DIR", "off")
+        .output()
+        .expect("run oclgrind");
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success() && stdout.contains("kernel families ok"), "{}:\n{stdout}{stderr}", output.status);
+    assert!(stderr.trim().is_empty(), "Oclgrind reported:\n{stderr}");
+}
+
 #[test]
 fn a_child_forked_after_fftx_ran_gets_a_status_not_a_hang() {
     let scratch = Scratch::new("fork");

@@ -763,7 +763,8 @@ fn build_all(
     if missing > 0 {
         announce_compile(missing, transform);
     }
-    let parallel = missing > 1;
+    // Oclgrind's compiler (LLVM 14 in Oclgrind 21.10) crashes when two programs build at once.
+    let parallel = missing > 1 && !device.name.starts_with("Oclgrind");
     let programs: Vec<Program> = std::thread::scope(|scope| {
         // Ok: the program, or the error, made here; Err: its build on a thread of its own.
         let made: Vec<_> = lookups
