@@ -691,12 +691,12 @@ fn scratch_table(rows: &[Row]) -> String {
     out
 }
 
-/// Writes the run into its own folder, `<out>/<date>-<device>` (with `-<name>` for a named run): `bench.csv`,
+/// Writes the run into its own folder, `<out>/<date>-<device>` (with `-<name>` unless the name is `bench`): `bench.csv`,
 /// `bench.png` and `meta.txt` (date, commit, command, and the run's header: device, machine, libraries).
 fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(), String> {
     let date = machine::today();
     let mut folder = format!("{date}-{}", machine::slug(&device.name));
-    if options.name.is_some() {
+    if options.stem() != "bench" {
         folder.push_str(&format!("-{}", machine::slug(&options.stem())));
     }
     let dir = options.out.join(folder);
