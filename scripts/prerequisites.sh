@@ -6,7 +6,7 @@
 #   scripts/prerequisites.sh demo   the demo: a C toolchain and the PoCL OpenCL runtime (CPU device)
 #   scripts/prerequisites.sh test   (the default) the whole test suite: the above, the comparison libraries
 #                                   (clFFT and its client, VkFFT, FFTW), ufo-filters (a clFFT application),
-#                                   CMake and patchelf for the installation tests, Oclgrind (GPU kernels
+#                                   make, CMake and patchelf for the installation tests, Oclgrind (GPU kernels
 #                                   checked for races), LeakSanitizer's runtime, and Python 3 with venv,
 #                                   numpy, scipy and pytest
 set -euo pipefail
@@ -16,7 +16,7 @@ packages=(gcc libc6-dev pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-hea
 case "$purpose" in
     demo) ;;
     test)
-        packages+=(libclfft-dev clfft-client libvkfft-dev libfftw3-dev cmake patchelf binutils liblsan0 oclgrind
+        packages+=(make cmake patchelf binutils liblsan0 oclgrind libclfft-dev clfft-client libvkfft-dev libfftw3-dev
                    ufo-filters libufo-bin python3 python3-venv python3-numpy python3-scipy python3-pytest)
         ;;
     *) echo "usage: scripts/prerequisites.sh [demo|test]" >&2; exit 2 ;;
