@@ -206,9 +206,15 @@ fn clfft_program_built_with_pkg_config_runs_on_fftx() {
     let mut flags = pkg_config(&["--cflags", "--libs", "clFFT"]);
     flags.push("-lm".into());
     let exe = compile("clfft_example", &flags, &[]);
-    assert!(dynamic_section(&exe).contains("Shared library: [libclFFT.so.2]"));
-    // Only fftx writes `fftx[...]` lines.
-    let output = Command::new(&exe)
+    let output = runs_on_fftx_through_its_rpath(&exe);
+    assert!(String::from_utf8_lossy(&output.stdout).contains("status 0, X[0] = 1536"));
+}
+
+/// Runs a clFFT program that records `libclFFT.so.2` without `LD_LIBRARY_PATH` and checks that fftx ran it
+/// (only fftx writes `fftx[...]` lines): its rpath leads to the prefix, not to Debian's clFFT.
+fn runs_on_fftx_through_its_rpath(exe: &Path) -> Output {
+    assert!(dynamic_section(exe).contains("Shared library: [libclFFT.so.2]"));
+    let output = Command::new(exe)
         .env_remove("LD_LIBRARY_PATH")
         .env("FFTX_CACHE_DIR", test_cache())
         .env("FFTX_LOG", "info")
@@ -216,7 +222,7 @@ fn clfft_program_built_with_pkg_config_runs_on_fftx() {
         .expect("start the program");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"), "the program ran on another clFFT");
-    assert!(String::from_utf8_lossy(&output.stdout).contains("status 0, X[0] = 1536"));
+    output
 }
 
 /// The shell lines of the README's ```sh block that holds `marker`.
@@ -329,15 +335,7 @@ fn cmake_finds_the_package() {
 fn cmake_finds_fftx_as_clfft() {
     let find = "find_package(clFFT 2.12 REQUIRED)\ninclude_directories(${CLFFT_INCLUDE_DIRS})";
     let exe = cmake_builds("clfft", "clfft_example.c", find, "${CLFFT_LIBRARIES}");
-    assert!(dynamic_section(&exe).contains("Shared library: [libclFFT.so.2]"));
-    let output = Command::new(&exe)
-        .env_remove("LD_LIBRARY_PATH")
-        .env("FFTX_CACHE_DIR", test_cache())
-        .env("FFTX_LOG", "info")
-        .output()
-        .expect("start the program");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("fftx[info]"), "the program ran on another clFFT");
+    runs_on_fftx_through_its_rpath(&exe);
 }
 
 /// Runs Debian's clFFT-client with `layouts` and `precision` over 1D, 2D and 3D, in and out of place
