@@ -145,7 +145,7 @@ pub fn free(pointer: usize) -> Result<()> {
     let shared_bytes = |f: &std::collections::VecDeque<FreedRange>| -> usize {
         f.iter().filter(|r| r.shared.is_some()).map(|r| r.bytes).sum()
     };
-    while freed.len() > FREED_KEPT || (freed.len() > 1 && shared_bytes(&freed) > FREED_SHARED_BYTES) {
+    while freed.len() > FREED_KEPT || shared_bytes(&freed) > FREED_SHARED_BYTES {
         let Some(oldest) = freed.pop_front() else { break };
         if let Some(reserved) = oldest.reserved {
             // SAFETY: the range was mapped by `allocate` with this length and is unmapped once, here.
