@@ -385,9 +385,11 @@ fftxResult fftxExecZ2D(fftxHandle plan, struct fftxDoubleComplex *idata, fftxDou
 
 /*
  Allocates `bytes` of device memory in the default stream's context (shared virtual memory where the
- device has it); `*ptr` receives its address.
+ device has it); `*ptr` receives its address. More than the device allocates at once is `FFTX_ALLOC_FAILED`,
+ as in cuFFT's `cudaMalloc`.
  */
-fftxResult fftxMalloc(void **ptr, size_t bytes);
+fftxResult fftxMalloc(void **ptr,
+                      size_t bytes);
 
 /*
  Frees memory from `fftxMalloc`; null is accepted and does nothing.
