@@ -104,10 +104,9 @@ fn plans_that_ran_give_back_their_scratch() {
 #[test]
 fn a_context_per_job_leaves_the_resident_set_flat() {
     // An application that makes a context for each job, plans, transforms, transposes and releases it all:
-    // the programs and transposes fftx caches per context must not keep each released context alive (they
-    // did, about 1 MB a context). The allocator's arenas take about 200 cycles to reach their working set when
-    // other processes load the machine (+5 to +8 MB over those in session 39, flat after), so the warm-up is
-    // that long.
+    // the programs and transposes fftx caches per context must not keep each released context alive (about
+    // 1 MB a context if they did). The allocator's arenas take about 200 cycles to reach their working set when
+    // other processes load the machine (+5 to +8 MB over those cycles, flat after), so the warm-up is that long.
     let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     once_cell::sync::Lazy::force(&ENV);
     let n = 4096;

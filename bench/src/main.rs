@@ -534,8 +534,7 @@ const COMPLEX_TWIN: &str = "fftx c2c of this size";
 /// fftx or clFFT, planned through the same function table. With `warm_bake`, the plan is baked again in
 /// fresh contexts, where only the on-disk program cache can help. The plan runs once first: fftx writes the
 /// programs a bake built to that cache in the background, and its first launch waits for those writes, so
-/// that the warm bakes find them on disk as a later process would (while the writes were pending, they
-/// waited for the writer: c2r double 2^24 31.8 ms in session 41's cold run, 9.7 ms once written).
+/// that the warm bakes find them on disk as a later process would rather than wait for the writer.
 fn plan_clfft_api<'a>(
     bench: &'a Bench,
     lib: &'a Clfft,
