@@ -8,6 +8,7 @@
 
 use fftx::codegen::Precision;
 use fftx::plan::{Layout, Plan, Settings};
+use fftx::planner::packed_strides;
 use fftx::runtime::cl::device_name;
 use fftx::runtime::{default_device, Context, Queue};
 use std::time::Instant;
@@ -147,7 +148,9 @@ fn prebuild(request: &Request) -> fftx::Result<()> {
                     } else if in_layout != out_layout {
                         pack_hermitian_rows(&mut settings, in_layout == Layout::Real);
                     }
-                    let what = describe(shape, in_layout, out_layout, precision, in_place);
+                    let place = if in_place { "in place" } else { "out of place" };
+                    let what = settings.problem().map_or_else(|e| e.to_string(), |p| p.describe());
+                    let what = format!("{what} {place}");
                     let began = Instant::now();
                     match Plan::new(settings).bake(&queue) {
                         Ok(_) => {
@@ -175,7 +178,7 @@ fn prebuild(request: &Request) -> fftx::Result<()> {
 fn pack_hermitian_rows(settings: &mut Settings, real_in: bool) {
     let mut half = settings.lengths.clone();
     half[0] = half[0] / 2 + 1;
-    let strides = packed(&half);
+    let strides = packed_strides(&half);
     let dist = half.iter().product();
     if real_in {
         settings.out_strides = strides;
@@ -190,7 +193,7 @@ fn pack_hermitian_rows(settings: &mut Settings, real_in: bool) {
 fn pad_real_rows(settings: &mut Settings, real_in: bool) {
     let mut half = settings.lengths.clone();
     half[0] = half[0] / 2 + 1;
-    let complex = packed(&half);
+    let complex = packed_strides(&half);
     let real: Vec<usize> = complex.iter().enumerate().map(|(a, &s)| if a == 0 { 1 } else { 2 * s }).collect();
     let complex_dist: usize = half.iter().product();
     let (r, c) = if real_in {
@@ -207,20 +210,4 @@ fn pad_real_rows(settings: &mut Settings, real_in: bool) {
         settings.in_dist = complex_dist;
         settings.out_dist = 2 * complex_dist;
     }
-}
-
-fn packed(lengths: &[usize]) -> Vec<usize> {
-    lengths.iter().scan(1, |s, &l| Some(std::mem::replace(s, *s * l))).collect()
-}
-
-fn describe(shape: &[usize], input: Layout, output: Layout, precision: Precision, in_place: bool) -> String {
-    let lengths: Vec<String> = shape.iter().map(usize::to_string).collect();
-    let kind = match (input, output) {
-        (Layout::Real, _) => "r2c",
-        (_, Layout::Real) => "c2r",
-        _ => "c2c",
-    };
-    let precision = if precision == Precision::Double { "double" } else { "single" };
-    let place = if in_place { "in place" } else { "out of place" };
-    format!("{} {kind} {precision} {place}", lengths.join("x"))
 }

@@ -468,9 +468,11 @@ impl Baked {
         let (tmp, tmp_size) = self.scratch(tmp)?;
         // Where the output overlaps the input but the kernels do not run in place, the transform reads a copy of
         // the input (a pre-callback pass makes one anyway), so any overlap computes what clFFT computes.
-        let overlapping = self.rows_apart || (!self.in_place && self.output_overlaps_input(inputs, outputs)?);
+        let (read, written) = self.reaches(inputs, outputs)?;
+        let output_overlaps_input = written.iter().any(|w| read.iter().any(|r| w.overlaps(r)));
+        let overlapping = self.rows_apart || (!self.in_place && output_overlaps_input);
         let copies_input = overlapping && self.pre_callback.is_none();
-        self.check_disjoint(inputs, outputs, callers_tmp, overlapping)?;
+        self.check_disjoint(read, written, callers_tmp, overlapping)?;
         // With callbacks the transform reads and writes their staged copies of its sides.
         let first_event = match &self.pre_callback {
             Some(pre) => Some(pre.enqueue(queue, inputs, pre.staged(), wait)?),
@@ -634,12 +636,6 @@ impl Baked {
         Ok((read, written))
     }
 
-    /// True when an out-of-place launch's output reaches bytes its input reaches.
-    fn output_overlaps_input(&self, inputs: [RawMem; 2], outputs: [RawMem; 2]) -> Result<bool> {
-        let (read, written) = self.reaches(inputs, outputs)?;
-        Ok(written.iter().any(|w| read.iter().any(|r| w.overlaps(r))))
-    }
-
     /// Copies each input plane into the plan's copy of the input (made at the first call) after `wait`.
     fn copy_input(&mut self, queue: &Queue, inputs: [RawMem; 2], wait: &[RawEvent]) -> Result<Event> {
         let planes = if self.in_planar { 2 } else { 1 };
@@ -669,18 +665,17 @@ impl Baked {
         [self.input_copy[0].raw(), self.input_copy[self.input_copy.len() - 1].raw()]
     }
 
-    /// Refuses buffers whose reaches overlap where the transform would write one while reading or writing
-    /// another: output planes against each other and, unless the transform reads a copy of the input
-    /// (`input_copied`), against the input; the two planes of a planar buffer in place; and a caller's scratch
-    /// buffer against everything.
+    /// Refuses buffers whose reaches (`reaches`: the input planes `read`, the output planes `written`) overlap
+    /// where the transform would write one while reading or writing another: output planes against each other
+    /// and, unless the transform reads a copy of the input (`input_copied`), against the input; the two planes
+    /// of a planar buffer in place; and a caller's scratch buffer against everything.
     fn check_disjoint(
         &self,
-        inputs: [RawMem; 2],
-        outputs: [RawMem; 2],
+        mut read: Vec<Reach>,
+        mut written: Vec<Reach>,
         tmp: Option<RawMem>,
         input_copied: bool,
     ) -> Result<()> {
-        let (mut read, mut written) = self.reaches(inputs, outputs)?;
         if self.in_place {
             written.append(&mut read);
         }
