@@ -13,6 +13,11 @@ extern "C" {
  * is accepted; the string is static. */
 const char *fftxClfftGetErrorString(clfftStatus status);
 
+/* Sets the planner's overrides for a plan, in FFTX_TUNE's syntax (docs/environment.md: "profile=gpu;max_leaf=64"
+ * plans as for a GPU with kernels of at most 64 points). NULL restores FFTX_TUNE's, "" overrides nothing. Like
+ * any setting, it un-bakes the plan. CLFFT_INVALID_ARG_VALUE for an item fftx does not know. */
+clfftStatus fftxClfftSetPlanTuning(clfftPlanHandle plHandle, const char *spec);
+
 /* The message of the calling thread's latest failed fftx call, of either API, with the words FFTX_LOG=error
  * prints: the function's name, then why it failed. An empty string before any failure. The pointer stays
  * valid until the thread's next failed call. */

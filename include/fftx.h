@@ -323,6 +323,15 @@ fftxResult fftxSetWorkArea(fftxHandle plan,
 fftxResult fftxSetAutoAllocation(fftxHandle plan, int autoAllocate);
 
 /*
+ Sets the planner's overrides for `plan`, between `fftxCreate` and its `fftxMakePlan` call, in
+ `FFTX_TUNE`'s syntax (`docs/environment.md`: `"profile=gpu;max_leaf=64"` plans as for a GPU with kernels
+ of at most 64 points). NULL restores `FFTX_TUNE`'s; `""` overrides nothing. `FFTX_INVALID_VALUE` for an
+ item fftx does not know, `FFTX_INVALID_PLAN` once the plan is made.
+ */
+fftxResult fftxSetTuning(fftxHandle plan,
+                         const char *spec);
+
+/*
  Runs the plan on `stream` (its context and device) from now on; NULL returns it to the default stream.
  Device memory from `fftxMalloc` lives in the default stream's context (`fftxGetDefaultStream`), so device
  executions need a stream of that context. An out-of-order queue serves as a CUDA stream too: a transform

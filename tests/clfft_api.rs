@@ -5,6 +5,7 @@
 mod common;
 use common::*;
 use fftx::api::clfft::*;
+use fftx::api::fftx::fftxGetLastErrorMessage;
 use num_complex::Complex64;
 use ocl::core::{EventInfo, EventInfoResult};
 use std::ptr;
@@ -651,4 +652,37 @@ fn a_plan_destroyed_before_its_transform_ran_still_transforms() {
     finish(event[0]);
     unsafe { ocl::ffi::clReleaseEvent(gate) };
     assert_forward_transforms(&input, &data.download(), n);
+}
+
+/// `fftxClfftSetPlanTuning` (`clFFT_fftx.h`) sets one plan's planner overrides in `FFTX_TUNE`'s syntax: the
+/// plan un-bakes, bakes again with them, and still transforms correctly; an item fftx does not know is refused
+/// and named in the message.
+#[test]
+fn a_plans_tuning_unbakes_it_and_unknown_items_are_refused() {
+    let plan = create(&[1024]);
+    check(bake(plan), "bake");
+    let tmp_bytes = |plan| {
+        let mut bytes = 0;
+        check(unsafe { clfftGetTmpBufSize(plan, &mut bytes) }, "tmp size");
+        bytes
+    };
+    assert_eq!(tmp_bytes(plan), 0, "1024 points in place take one kernel");
+    check(unsafe { fftxClfftSetPlanTuning(plan, c"max_leaf=16".as_ptr()) }, "tuning");
+    assert_eq!(tmp_size_status(plan), INVALID_OPERATION, "a new tuning un-bakes the plan");
+    check(bake(plan), "bake with kernels of at most 16 points");
+    assert!(tmp_bytes(plan) > 0, "1024 = 16 x 4 x 16 in place runs through scratch");
+    destroy(plan);
+
+    let rmse = Case::new(&[1024]).batch(2).in_place().tuning("max_leaf=16").run();
+    assert!(rmse <= tolerance(Prec::Single), "rmse {rmse:.3e}");
+
+    let plan = create(&[64]);
+    for bad in [c"colour=blue", c"max_leaf=1", c"gpu_lanes=3", c"profile"] {
+        assert_eq!(unsafe { fftxClfftSetPlanTuning(plan, bad.as_ptr()) }, CLFFT_INVALID_ARG_VALUE, "{bad:?}");
+        let message = unsafe { std::ffi::CStr::from_ptr(fftxGetLastErrorMessage()) }.to_string_lossy().into_owned();
+        assert!(message.contains(bad.to_str().unwrap()), "{message}");
+    }
+    check(unsafe { fftxClfftSetPlanTuning(plan, ptr::null()) }, "FFTX_TUNE's tuning");
+    assert_eq!(unsafe { fftxClfftSetPlanTuning(plan + 1000, c"".as_ptr()) }, CLFFT_INVALID_PLAN);
+    destroy(plan);
 }

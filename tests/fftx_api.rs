@@ -1262,3 +1262,29 @@ fn out_of_core_reports_what_cannot_stream() {
         );
     }
 }
+
+/// `fftxSetTuning` sets a plan's planner overrides between `fftxCreate` and the make; the plan transforms
+/// correctly with them. An item fftx does not know is refused, and so is a tuning after the make.
+#[test]
+fn a_plans_tuning_is_set_before_the_make() {
+    let n = 1024;
+    let mut plan = 0;
+    ok(unsafe { fftxCreate(&mut plan) }, "create");
+    for bad in [c"colour=blue", c"chunk=-1"] {
+        assert_eq!(unsafe { fftxSetTuning(plan, bad.as_ptr()) }, FFTX_INVALID_VALUE, "{bad:?}");
+        let message = unsafe { std::ffi::CStr::from_ptr(fftxGetLastErrorMessage()) }.to_string_lossy().into_owned();
+        assert!(message.contains(bad.to_str().unwrap()), "{message}");
+    }
+    ok(unsafe { fftxSetTuning(plan, c"profile=gpu;max_leaf=16".as_ptr()) }, "tuning");
+    let mut work = 0;
+    ok(unsafe { fftxMakePlan1d(plan, n as i32, fftxType_t::FFTX_Z2Z as fftxType, 2, &mut work) }, "make");
+    assert_eq!(unsafe { fftxSetTuning(plan, c"".as_ptr()) }, FFTX_INVALID_PLAN, "after the make");
+    let x = random_complex(2 * n, 11);
+    let mut data: Vec<fftxDoubleComplex> = x.iter().map(|c| fftxDoubleComplex { x: c.re, y: c.im }).collect();
+    ok(unsafe { fftxExecZ2Z(plan, data.as_mut_ptr(), data.as_mut_ptr(), FFTX_FORWARD) }, "exec");
+    let got: Vec<Complex64> = data.iter().map(|c| Complex64::new(c.x, c.y)).collect();
+    let want: Vec<Complex64> = x.chunks(n).flat_map(|t| reference_fft(t, &[n], Dir::Forward)).collect();
+    let rmse = nrmse(&got, &want);
+    assert!(rmse <= tolerance(Prec::Double), "rmse {rmse:.3e}");
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+}

@@ -35,7 +35,7 @@ fn sixteen_million_points_without_scratch() {
     }
 }
 
-/// Column passes whose transforms span 16 MiB or more carry 16 single-precision lanes on CPUs (`leaf.rs`).
+/// Column passes whose transforms span 16 MiB or more carry 16 single-precision lanes on CPUs (`kernel_shape.rs`).
 #[test]
 fn column_passes_spanning_sixteen_mebibytes() {
     checked(Case::new(&[2048, 2048]));

@@ -6,7 +6,8 @@ mod common;
 use common::*;
 use fftx::api::clfft::*;
 use fftx::api::transpose::{fftxGetPlanNoMemAlloc, fftxSetPlanNoMemAlloc};
-use fftx::planner::leaf;
+use fftx::planner::kernel_shape;
+use fftx::planner::tuning::Target;
 use std::ptr;
 
 fn checked(case: Case) {
@@ -22,7 +23,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 
 /// Every case builds its own kernels (about a second each on PoCL), so each size here stands for a shape of
 /// split: 2^17 = 64 x 32 x 64, 2^20 = 1024 x 1024, 3^9 = 27 x 27 x 27, 3^10 = 243 x 243, 5^7 = 25 x 125 x 25,
-/// 10^5 = 50 x 40 x 50. Deeper splits run in `deep_cases`.
+/// 10^5 = 50 x 40 x 50. Deeper splits run in `tests/deep.rs`.
 #[test]
 fn powers_of_two_three_five_and_ten() {
     let _serial = serial();
@@ -60,7 +61,8 @@ fn mixed_lengths_with_a_square_factor() {
 fn lengths_with_large_prime_factors() {
     let _serial = serial();
     let device = fftx::runtime::device_info(ENV.device.as_core().as_raw() as _).expect("device facts");
-    let one_kernel = |n| leaf::fits_bluestein_in_one_kernel(n, &device, fftx::codegen::Precision::Single);
+    let target = Target::new(&device, fftx::api::default_tuning());
+    let one_kernel = |n| kernel_shape::fits_bluestein_in_one_kernel(n, &target, fftx::codegen::Precision::Single);
     let long = if one_kernel(4097) {
         4097
     } else {

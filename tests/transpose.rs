@@ -1,5 +1,5 @@
-//! The exported transposes with the kernels shaped for the device (see `transpose_cases`), and their
-//! argument checks.
+//! The exported transposes with the kernels shaped for the device and with GPU shapes forced (see
+//! `transpose_cases`), and their argument checks.
 
 mod common;
 mod transpose_cases;
@@ -10,29 +10,57 @@ use fftx::api::transpose::{fftxTransposeInPlace, fftxTransposeOutOfPlace};
 use ocl::ffi::{cl_command_queue, cl_event, cl_mem};
 use std::ptr;
 
+/// Tiles through local memory and barriers, on whatever device is present.
+const GPU_SHAPE: Option<&str> = Some("profile=gpu");
+
 #[test]
 fn squares_in_place() {
-    transpose_cases::squares_in_place();
+    transpose_cases::squares_in_place(None);
+}
+
+#[test]
+fn squares_in_place_gpu_shape() {
+    transpose_cases::squares_in_place(GPU_SHAPE);
 }
 
 #[test]
 fn the_largest_square() {
-    transpose_cases::the_largest_square();
+    transpose_cases::the_largest_square(None);
+}
+
+#[test]
+fn the_largest_square_gpu_shape() {
+    transpose_cases::the_largest_square(GPU_SHAPE);
 }
 
 #[test]
 fn rectangles_one_to_k_in_place() {
-    transpose_cases::rectangles_one_to_k_in_place();
+    transpose_cases::rectangles_one_to_k_in_place(None);
+}
+
+#[test]
+fn rectangles_one_to_k_in_place_gpu_shape() {
+    transpose_cases::rectangles_one_to_k_in_place(GPU_SHAPE);
 }
 
 #[test]
 fn other_rectangles_in_place_are_not_implemented() {
-    transpose_cases::other_rectangles_in_place_are_not_implemented();
+    transpose_cases::other_rectangles_in_place_are_not_implemented(None);
+}
+
+#[test]
+fn other_rectangles_in_place_are_not_implemented_gpu_shape() {
+    transpose_cases::other_rectangles_in_place_are_not_implemented(GPU_SHAPE);
 }
 
 #[test]
 fn out_of_place_any_shape() {
-    transpose_cases::out_of_place_any_shape();
+    transpose_cases::out_of_place_any_shape(None);
+}
+
+#[test]
+fn out_of_place_any_shape_gpu_shape() {
+    transpose_cases::out_of_place_any_shape(GPU_SHAPE);
 }
 
 /// Calls `fftxTransposeInPlace` (`output` empty) or `fftxTransposeOutOfPlace` and returns its status; an

@@ -189,7 +189,8 @@ pub unsafe extern "C" fn clfftCreateDefaultPlan(
         let lengths = read_array(clLengths, dim, "clLengths")?;
         check_lengths(&lengths)?;
         let context = retain_context(context)?;
-        *plHandle = registry::insert(Plan::new(Settings::new(context, &lengths)));
+        let settings = Settings { tuning: super::default_tuning(), ..Settings::new(context, &lengths) };
+        *plHandle = registry::insert(Plan::new(settings));
         Ok(())
     })
 }
@@ -720,6 +721,20 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             }
         }
         Ok(())
+    })
+}
+
+/// fftx's extension to the clFFT API (`clFFT_fftx.h`): sets the planner's overrides for `plHandle`, in
+/// `FFTX_TUNE`'s syntax (`docs/environment.md`); a null `spec` restores `FFTX_TUNE`'s, an empty one
+/// overrides nothing. Like any setting, it un-bakes the plan.
+#[no_mangle]
+pub unsafe extern "C" fn fftxClfftSetPlanTuning(plHandle: clfftPlanHandle, spec: *const c_char) -> clfftStatus {
+    run("fftxClfftSetPlanTuning", || {
+        let tuning = super::read_tuning(spec)?;
+        with_plan(plHandle, |p| {
+            p.settings_mut().tuning = tuning;
+            Ok(())
+        })
     })
 }
 

@@ -246,7 +246,7 @@ unsafe fn many_shape<T: Copy + Into<i64>>(
         };
         Some((embed(inembed, istride, idist, "inembed")?, embed(onembed, ostride, odist, "onembed")?))
     };
-    Ok(Shape { n: sizes, fft_type, batch, advanced })
+    Ok(Shape { n: sizes, fft_type, batch, advanced, tuning: super::default_tuning() })
 }
 
 fn basic_shape(n: &[c_int], r#type: fftxType, batch: c_int) -> Result<Shape> {
@@ -255,6 +255,7 @@ fn basic_shape(n: &[c_int], r#type: fftxType, batch: c_int) -> Result<Shape> {
         fft_type: fft_type(r#type)?,
         batch: positive(batch.into(), "batch")?,
         advanced: None,
+        tuning: super::default_tuning(),
     })
 }
 
@@ -267,7 +268,9 @@ unsafe fn store<T>(ptr: *mut T, value: T) {
 /// Creates an empty plan handle, to be made with one of the `fftxMakePlan` functions.
 #[no_mangle]
 pub unsafe extern "C" fn fftxCreate(handle: *mut fftxHandle) -> fftxResult {
-    run("fftxCreate", FFTX_SETUP_FAILED, || write_out(handle, "handle", || cufft::insert(CuPlan::new())))
+    run("fftxCreate", FFTX_SETUP_FAILED, || {
+        write_out(handle, "handle", || cufft::insert(CuPlan::new(super::default_tuning())))
+    })
 }
 
 /// Destroys a plan and everything it holds. A destroyed handle is never reused.
@@ -290,7 +293,7 @@ unsafe fn create_and_make(plan: *mut fftxHandle, shape: Result<Shape>) -> Result
         return invalid("plan is null");
     }
     let shape = shape?;
-    let handle = cufft::insert(CuPlan::new())?;
+    let handle = cufft::insert(CuPlan::new(super::default_tuning()))?;
     match with_plan(handle, |p| p.make(shape)) {
         Ok(_) => {
             *plan = handle;
@@ -596,6 +599,18 @@ pub extern "C" fn fftxSetAutoAllocation(plan: fftxHandle, autoAllocate: c_int) -
             p.set_auto_allocation(autoAllocate != 0);
             Ok(())
         })
+    })
+}
+
+/// Sets the planner's overrides for `plan`, between `fftxCreate` and its `fftxMakePlan` call, in
+/// `FFTX_TUNE`'s syntax (`docs/environment.md`: `"profile=gpu;max_leaf=64"` plans as for a GPU with kernels
+/// of at most 64 points). NULL restores `FFTX_TUNE`'s; `""` overrides nothing. `FFTX_INVALID_VALUE` for an
+/// item fftx does not know, `FFTX_INVALID_PLAN` once the plan is made.
+#[no_mangle]
+pub unsafe extern "C" fn fftxSetTuning(plan: fftxHandle, spec: *const c_char) -> fftxResult {
+    run("fftxSetTuning", FFTX_INVALID_VALUE, || {
+        let tuning = super::read_tuning(spec)?;
+        with_plan(plan, |p| p.set_tuning(tuning))
     })
 }
 

@@ -7,9 +7,39 @@ pub mod transpose;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::log::Topic;
+use crate::planner::tuning::Tuning;
+use once_cell::sync::Lazy;
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// The tuning of every plan the APIs make unless the caller sets one: `FFTX_TUNE`, read once (as `FFTX_LOG`
+/// is). A spec fftx does not read is reported under `FFTX_LOG=error` and plans are made without it.
+pub fn default_tuning() -> Tuning {
+    static DEFAULT: Lazy<Tuning> = Lazy::new(|| {
+        let spec = std::env::var("FFTX_TUNE").unwrap_or_default();
+        Tuning::parse(&spec).unwrap_or_else(|e| {
+            crate::log!(Topic::Error, "FFTX_TUNE: {e}; plans are made without it");
+            Tuning::default()
+        })
+    });
+    *DEFAULT
+}
+
+/// Reads a tuning spec for a plan (`Tuning::parse`): a null spec is the process default (`FFTX_TUNE`).
+///
+/// # Safety
+/// `spec` is null or a NUL-terminated string.
+pub(crate) unsafe fn read_tuning(spec: *const c_char) -> Result<Tuning> {
+    if spec.is_null() {
+        return Ok(default_tuning());
+    }
+    // SAFETY: the caller passes a NUL-terminated string.
+    match unsafe { std::ffi::CStr::from_ptr(spec) }.to_str() {
+        Ok(spec) => Tuning::parse(spec),
+        Err(_) => Err(Error::new(ErrorKind::InvalidArgValue, "the tuning spec is not UTF-8")),
+    }
+}
 
 thread_local! {
     /// The message of this thread's latest failed call, as `FFTX_LOG=error` prints it.

@@ -15,6 +15,7 @@ use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::transpose::enqueue;
 use crate::plan::{registry, Layout};
 use crate::planner::transpose::TransposeProblem;
+use crate::planner::tuning::Tuning;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Context, Queue};
 use ocl::core::ffi::{cl_command_queue, cl_event, cl_mem, cl_uint};
@@ -50,6 +51,7 @@ unsafe fn prepare<'a>(
     precision: c_int,
     layout: c_int,
     in_place: bool,
+    tuning: Tuning,
     numWaitEvents: cl_uint,
     waitEvents: *const cl_event,
 ) -> Result<(Queue, Context, TransposeProblem, &'a [RawEvent])> {
@@ -60,6 +62,7 @@ unsafe fn prepare<'a>(
         batch,
         planar: planar_of(layout)?,
         in_place,
+        tuning,
     };
     problem.plane_bytes()?;
     let queue = Queue::retained(queue)
@@ -106,9 +109,40 @@ pub unsafe extern "C" fn fftxTransposeInPlace(
     waitEvents: *const cl_event,
     outEvent: *mut cl_event,
 ) -> c_int {
+    let tuning = super::default_tuning();
+    transpose_in_place(
+        tuning,
+        queue,
+        buffers,
+        rows,
+        cols,
+        batch,
+        precision,
+        layout,
+        numWaitEvents,
+        waitEvents,
+        outEvent,
+    )
+}
+
+/// `fftxTransposeInPlace` with the planner's overrides `tuning` in place of `FFTX_TUNE`'s, for Rust callers.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn transpose_in_place(
+    tuning: Tuning,
+    queue: cl_command_queue,
+    buffers: *mut cl_mem,
+    rows: usize,
+    cols: usize,
+    batch: usize,
+    precision: c_int,
+    layout: c_int,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+    outEvent: *mut cl_event,
+) -> c_int {
     run("fftxTransposeInPlace", || {
         let (queue, context, problem, wait) =
-            prepare(queue, rows, cols, batch, precision, layout, true, numWaitEvents, waitEvents)?;
+            prepare(queue, rows, cols, batch, precision, layout, true, tuning, numWaitEvents, waitEvents)?;
         let data = planes(buffers, problem.planar, "buffers")?;
         let event = enqueue(&context, &queue, &problem, data, data, wait)?;
         if !outEvent.is_null() {
@@ -136,9 +170,42 @@ pub unsafe extern "C" fn fftxTransposeOutOfPlace(
     waitEvents: *const cl_event,
     outEvent: *mut cl_event,
 ) -> c_int {
+    let tuning = super::default_tuning();
+    transpose_out_of_place(
+        tuning,
+        queue,
+        input,
+        output,
+        rows,
+        cols,
+        batch,
+        precision,
+        layout,
+        numWaitEvents,
+        waitEvents,
+        outEvent,
+    )
+}
+
+/// `fftxTransposeOutOfPlace` with the planner's overrides `tuning` in place of `FFTX_TUNE`'s, for Rust callers.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn transpose_out_of_place(
+    tuning: Tuning,
+    queue: cl_command_queue,
+    input: *mut cl_mem,
+    output: *mut cl_mem,
+    rows: usize,
+    cols: usize,
+    batch: usize,
+    precision: c_int,
+    layout: c_int,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+    outEvent: *mut cl_event,
+) -> c_int {
     run("fftxTransposeOutOfPlace", || {
         let (queue, context, problem, wait) =
-            prepare(queue, rows, cols, batch, precision, layout, false, numWaitEvents, waitEvents)?;
+            prepare(queue, rows, cols, batch, precision, layout, false, tuning, numWaitEvents, waitEvents)?;
         let from = planes(input, problem.planar, "input")?;
         let to = planes(output, problem.planar, "output")?;
         let event = enqueue(&context, &queue, &problem, from, to, wait)?;

@@ -7,6 +7,7 @@ use super::outofcore::{self, DeviceBudget, Streamed};
 use super::{Direction, Layout, Plan, Settings};
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
+use crate::planner::tuning::{Target, Tuning};
 use crate::planner::{self, TransformKind};
 use crate::runtime::cl::{enqueue_barrier, enqueue_copy, read_buffer, write_buffer, RawContext, RawEvent, RawMem};
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
@@ -105,6 +106,8 @@ pub struct Shape {
     pub batch: usize,
     /// `inembed`/`onembed` with their strides and distances; `None` is cuFFT's basic (packed) layout.
     pub advanced: Option<(Embed, Embed)>,
+    /// The planner's overrides: the plan's (`fftxSetTuning`) once it is made.
+    pub tuning: Tuning,
 }
 
 impl Shape {
@@ -255,6 +258,7 @@ impl Shape {
         // cuFFT's transforms are unnormalised both ways.
         settings.forward_scale = 1.0;
         settings.backward_scale = 1.0;
+        settings.tuning = self.tuning;
         settings
     }
 
@@ -283,7 +287,7 @@ impl Shape {
             .into_iter()
             .filter_map(|in_place| {
                 let problem = self.settings(context.clone(), in_place).problem().ok()?;
-                let exec = planner::plan(&problem, device).ok()?;
+                let exec = planner::plan(&problem, &Target::new(device, self.tuning)).ok()?;
                 Some(exec.tmp_elements() * problem.precision.complex_bytes())
             })
             .max()
@@ -303,6 +307,8 @@ pub fn estimate_work_bytes(shape: &Shape) -> Result<usize> {
 /// place and in place), the caller's work area, and device buffers kept for host-memory executions.
 pub struct CuPlan {
     shape: Option<Shape>,
+    /// The planner's overrides its shape takes when it is made.
+    tuning: Tuning,
     /// The caller's queue from `fftxSetStream`; `None` runs on the default stream.
     stream: Option<Queue>,
     /// The stream is an out-of-order queue: a transform fences itself with barriers, so that it runs after
@@ -352,16 +358,11 @@ impl Drop for Staging {
     }
 }
 
-impl Default for CuPlan {
-    fn default() -> Self {
-        CuPlan::new()
-    }
-}
-
 impl CuPlan {
-    pub fn new() -> CuPlan {
+    pub fn new(tuning: Tuning) -> CuPlan {
         CuPlan {
             shape: None,
+            tuning,
             stream: None,
             fenced: false,
             variants: [None, None],
@@ -384,11 +385,21 @@ impl CuPlan {
         }
     }
 
+    /// Sets the planner's overrides, before the plan is made.
+    pub fn set_tuning(&mut self, tuning: Tuning) -> Result<()> {
+        if self.shape.is_some() {
+            return fail(ErrorKind::InvalidPlan, "the plan is already made; set its tuning before fftxMakePlan");
+        }
+        self.tuning = tuning;
+        Ok(())
+    }
+
     /// Sets the shape and bakes the out-of-place plan; returns the work area size in bytes.
     pub fn make(&mut self, shape: Shape) -> Result<usize> {
         if self.shape.is_some() {
             return fail(ErrorKind::InvalidPlan, "the plan is already made; create a new handle for another shape");
         }
+        let shape = Shape { tuning: self.tuning, ..shape };
         shape.validate()?;
         let queue = self.queue()?;
         let context = context_of(&queue)?;
@@ -865,7 +876,7 @@ mod tests {
     use super::*;
 
     fn shape(n: &[usize], fft_type: FftType, batch: usize) -> Shape {
-        Shape { n: n.to_vec(), fft_type, batch, advanced: None }
+        Shape { n: n.to_vec(), fft_type, batch, advanced: None, tuning: Tuning::default() }
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, F
 use crate::codegen::{KernelSource, KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
+use crate::planner::tuning::Target;
 use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
 use crate::runtime::cache::Lookup;
 use crate::runtime::cl::{RawEvent, RawMem};
@@ -244,7 +245,8 @@ impl Baked {
         let out_bytes = plane_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R);
         check_allocatable(&device, in_bytes.max(out_bytes), "its data")?;
         let context = settings.context.clone();
-        let mut exec = planner::plan(&problem, &device)?;
+        let target = Target::new(&device, settings.tuning);
+        let mut exec = planner::plan(&problem, &target)?;
         let has_callbacks = callbacks.iter().any(|(c, _)| c.is_some());
         // The callbacks run in the plan's own loads and stores where they can; otherwise, or where the user's
         // code does not build inside the kernels, each runs as a pass of its own.
@@ -285,7 +287,7 @@ impl Baked {
         // A callback pass stages its side in a copy of its own, so the transform between runs out of place.
         let callback_kernels: Vec<(&Callback, CallbackKernel)> = if staged {
             problem.in_place = false;
-            exec = planner::plan(&problem, &device)?;
+            exec = planner::plan(&problem, &target)?;
             if problem.no_scratch {
                 crate::log!(Topic::Info, "a plan with callback passes allocates a copy of each side they run on");
             }
@@ -844,7 +846,7 @@ mod tests {
 
     /// For each step: whether it runs the pre-callback and the post-callback.
     fn fused(problem: &Problem) -> Option<Vec<(bool, bool)>> {
-        let exec = planner::plan(problem, &planner::test_device::cpu()).unwrap();
+        let exec = planner::plan(problem, &planner::test_device::target(&planner::test_device::cpu())).unwrap();
         let (pre, post) = (callback("pre"), callback("post"));
         let steps = with_fused_callbacks(&exec.steps, Some(&pre), Some(&post), problem.in_place)?;
         let callbacks = |s: &Step| {
@@ -872,7 +874,7 @@ mod tests {
         // complex FFT (R2C) or merged before it (C2R).
         for (kind, at) in [(TransformKind::R2C, 1), (TransformKind::C2R, 0)] {
             let problem = transform(kind, &[211], 3, false, Precision::Single);
-            let exec = planner::plan(&problem, &planner::test_device::cpu()).unwrap();
+            let exec = planner::plan(&problem, &planner::test_device::target(&planner::test_device::cpu())).unwrap();
             assert!(matches!(exec.steps[at].kernel, KernelSpec::Elementwise(_)), "{kind:?}");
             assert_eq!(fused(&problem), Some(vec![(true, false), (false, true)]), "{kind:?}");
         }

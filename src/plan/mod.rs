@@ -12,6 +12,7 @@ use crate::codegen::callback::UserCallback;
 use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner::transpose::{transposable_in_place, TransposeProblem};
+use crate::planner::tuning::Tuning;
 use crate::planner::BufRef;
 use crate::planner::{packed_strides, BufferLayout, Problem, TransformKind};
 use crate::runtime::cl::{RawEvent, RawMem};
@@ -75,6 +76,8 @@ pub struct Settings {
     /// clFFT's callbacks (`clfftSetPlanCallback`): one computing each input element, one receiving each result.
     pub pre_callback: Option<Callback>,
     pub post_callback: Option<Callback>,
+    /// The planner's overrides (`fftxClfftSetPlanTuning`, or `FFTX_TUNE` where the API made the plan).
+    pub tuning: Tuning,
 }
 
 /// A user's OpenCL C function that a plan calls for each element of one side (see `codegen::callback`).
@@ -156,6 +159,7 @@ impl Settings {
             no_mem_alloc: None,
             pre_callback: None,
             post_callback: None,
+            tuning: Tuning::default(),
         }
     }
 
@@ -339,6 +343,7 @@ impl Settings {
             batch: self.batch,
             planar: self.in_layout.is_planar(),
             in_place: true,
+            tuning: self.tuning,
         })
     }
 

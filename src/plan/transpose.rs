@@ -5,6 +5,7 @@ use super::{enqueue_chain, real_arg, KernelLaunch};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::transpose::{self, TransposeProblem};
+use crate::planner::tuning::Target;
 use crate::planner::BufRef;
 use crate::runtime::cl::{enqueue_marker, RawEvent, RawMem};
 use crate::runtime::per_context::PerContext;
@@ -39,7 +40,7 @@ fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<
             ),
         );
     }
-    let exec = transpose::plan(problem, &device)?;
+    let exec = transpose::plan(problem, &Target::new(&device, problem.tuning))?;
     crate::log!(Topic::Plan, "transpose on {}:\n{}", device.name, exec.tree);
     let mut launches = Vec::with_capacity(exec.steps.len());
     for step in &exec.steps {

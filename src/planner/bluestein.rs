@@ -14,7 +14,7 @@ use super::scratch::TransformScratch;
 use super::{Ctx, Job, LogicalDim, Node};
 use crate::codegen::bluestein::{Factor, IndexedFactor};
 use crate::error::{fail, ErrorKind, Result};
-use crate::planner::{factor, leaf};
+use crate::planner::{factor, kernel_shape};
 
 /// Two FFTs of m points: (chirp-in, FFT, conj(spectrum)) into scratch, then (FFT, conj, chirp) out of it; or
 /// all of it in one leaf, which may also carry the job's four-step twiddle.
@@ -57,7 +57,7 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
 
 /// One leaf when a kernel holds m points, even past the length where plain transforms split.
 fn fft(ctx: &mut Ctx, job: Job) -> Result<Node> {
-    if leaf::fits_in_one_kernel(job.fft.count, ctx.device, ctx.problem.precision) {
+    if kernel_shape::fits_in_one_kernel(job.fft.count, ctx.device, ctx.problem.precision) {
         ctx.leaf(job)
     } else {
         ctx.plan_job(job)
@@ -66,5 +66,5 @@ fn fft(ctx: &mut Ctx, job: Job) -> Result<Node> {
 
 /// True when one kernel holds the whole convolution of an n-point Bluestein transform.
 pub(super) fn fits_one_kernel(ctx: &Ctx, n: usize) -> bool {
-    leaf::fits_bluestein_in_one_kernel(n, ctx.device, ctx.problem.precision)
+    kernel_shape::fits_bluestein_in_one_kernel(n, ctx.device, ctx.problem.precision)
 }

@@ -3,8 +3,8 @@
 //! last-level cache instead of memory. Each chunk is the same problem with fewer transforms, its buffers
 //! shifted by the chunk's first transform: the same kernels serve every chunk.
 
-use super::{leaf, BufRef, BufferLayout, ExecPlan, Node, Problem, TransformKind};
-use crate::runtime::DeviceInfo;
+use super::{kernel_shape, BufRef, BufferLayout, ExecPlan, Node, Problem, TransformKind};
+use crate::planner::tuning::Target;
 
 /// How a plan's batch runs in chunks of transforms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,11 +30,11 @@ impl Chunks {
 }
 
 /// The transforms per chunk for `problem` on `device`, when its batch should run in chunks: on CPUs
-/// (`leaf::chunk_budget`), for a batch the device's cache does not hold (`fits_in_cache`) or whose scratch
+/// (`kernel_shape::chunk_budget`), for a batch the device's cache does not hold (`fits_in_cache`) or whose scratch
 /// strides grow with the batch (`strides_grow_with_batch`).
-pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Option<usize> {
-    let budget = leaf::chunk_budget(device)?;
-    if fits_in_cache(problem, device) && !strides_grow_with_batch(problem) && !leaf::chunk_budget_tuned() {
+pub(super) fn transforms_per_chunk(problem: &Problem, device: &Target) -> Option<usize> {
+    let budget = kernel_shape::chunk_budget(device)?;
+    if fits_in_cache(problem, device) && !strides_grow_with_batch(problem) && device.tuning.chunk_bytes.is_none() {
         return None;
     }
     transforms_within(problem, budget)
@@ -51,7 +51,7 @@ pub(super) fn transforms_per_chunk(problem: &Problem, device: &DeviceInfo) -> Op
 /// points still runs in chunks. Outside the table, c2r 64^3 ran 1.1-1.3x slower whole, and keeping every
 /// pass but the last storing through the cache, as chunks do, did not win that back: 3D C2R keeps its
 /// chunks (`strides_grow_with_batch`).
-fn fits_in_cache(problem: &Problem, device: &DeviceInfo) -> bool {
+fn fits_in_cache(problem: &Problem, device: &Target) -> bool {
     let bytes = (problem.elements() * problem.precision.complex_bytes()) as u64;
     bytes.saturating_mul(CACHED_BATCH_SHARE) <= device.cache_bytes
 }
@@ -102,7 +102,7 @@ const MIN_CHUNK_SHARE: usize = 4;
 
 /// True when every launch of `part`, the plan of one chunk, runs at least `MIN_CHUNK_GROUPS_PER_UNIT`
 /// work-groups per compute unit.
-pub(super) fn keeps_units_balanced(part: &ExecPlan, device: &DeviceInfo) -> bool {
+pub(super) fn keeps_units_balanced(part: &ExecPlan, device: &Target) -> bool {
     let wanted = MIN_CHUNK_GROUPS_PER_UNIT * (device.compute_units as usize).max(1);
     part.steps.iter().all(|step| step.kernel.work_groups() >= wanted)
 }
@@ -128,7 +128,7 @@ pub(super) fn over_batch(part: ExecPlan, problem: &Problem, transforms: usize) -
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_device::{c2c, cpu, transform};
+    use super::super::test_device::{c2c, cpu, target, transform};
     use super::super::{plan, Node, Problem, TransformKind};
     use super::{transforms_per_chunk, transforms_within, MIN_CHUNK_GROUPS_PER_UNIT};
     use crate::codegen::{KernelSpec, Precision};
@@ -193,13 +193,13 @@ mod tests {
         // 64 transforms of 65536 double points (64 MiB) in chunks of 8 MiB; the tree says so.
         let mut problem = c2c(&[65536], 64);
         problem.precision = Precision::Double;
-        let exec = plan(&problem, &cpu()).unwrap();
+        let exec = plan(&problem, &target(&cpu())).unwrap();
         assert_eq!(exec.chunks.count, 8);
         assert_eq!((exec.chunks.input, exec.chunks.output), (8 * 65536, 8 * 65536));
         assert!(matches!(exec.tree, Node::BatchChunks { chunks: 8, transforms: 8, .. }), "{}", exec.tree);
         // Only the last step streams its stores past the cache, and the tree says so.
         let real = transform(TransformKind::R2C, &[65536], 64, false, Precision::Double);
-        let exec = plan(&real, &cpu()).unwrap();
+        let exec = plan(&real, &target(&cpu())).unwrap();
         assert!(exec.chunks.count > 1, "{}", exec.tree);
         let streams: Vec<bool> =
             exec.steps.iter().map(|s| matches!(&s.kernel, KernelSpec::Stockham(k) if k.streaming_store)).collect();
@@ -209,7 +209,7 @@ mod tests {
             printed.lines().filter(|l| l.contains("Stockham")).map(|l| l.contains("+stream")).collect();
         assert_eq!(said, streams, "{printed}");
         // One pass per transform: nothing to keep cached between passes.
-        assert_eq!(plan(&c2c(&[1024], 4096), &cpu()).unwrap().chunks.count, 1);
+        assert_eq!(plan(&c2c(&[1024], 4096), &target(&cpu())).unwrap().chunks.count, 1);
     }
 
     #[test]
@@ -219,21 +219,21 @@ mod tests {
         // rely on: the unit tests do not set it.
         let xeon = DeviceInfo { cache_bytes: 260 << 20, ..cpu() };
         let double = |batch| Problem { precision: Precision::Double, ..c2c(&[65536], batch) };
-        assert_eq!(transforms_per_chunk(&double(64), &xeon), None);
-        assert_eq!(plan(&double(64), &xeon).unwrap().chunks.count, 1);
-        assert_eq!(transforms_per_chunk(&double(256), &xeon), Some(8));
-        assert_eq!(transforms_per_chunk(&double(64), &cpu()), Some(8));
+        assert_eq!(transforms_per_chunk(&double(64), &target(&xeon)), None);
+        assert_eq!(plan(&double(64), &target(&xeon)).unwrap().chunks.count, 1);
+        assert_eq!(transforms_per_chunk(&double(256), &target(&xeon)), Some(8));
+        assert_eq!(transforms_per_chunk(&double(64), &target(&cpu())), Some(8));
         let r2c = transform(TransformKind::R2C, &[1024, 1024], 4, false, Precision::Single);
-        assert_eq!(transforms_per_chunk(&r2c, &xeon), None);
-        assert_eq!(transforms_per_chunk(&r2c, &cpu()), Some(1));
+        assert_eq!(transforms_per_chunk(&r2c, &target(&xeon)), None);
+        assert_eq!(transforms_per_chunk(&r2c, &target(&cpu())), Some(1));
         // A 3D C2R out of place keeps its chunks: its scratch strides grow with the batch. In place, or 2D,
         // it runs whole.
         let volume = |lengths: &[usize], batch, in_place| {
             transform(TransformKind::C2R, lengths, batch, in_place, Precision::Double)
         };
-        assert_eq!(transforms_per_chunk(&volume(&[64, 64, 64], 16, false), &xeon), Some(2));
-        assert_eq!(transforms_per_chunk(&volume(&[64, 64, 64], 16, true), &xeon), None);
-        assert_eq!(transforms_per_chunk(&volume(&[256, 256], 64, false), &xeon), None);
+        assert_eq!(transforms_per_chunk(&volume(&[64, 64, 64], 16, false), &target(&xeon)), Some(2));
+        assert_eq!(transforms_per_chunk(&volume(&[64, 64, 64], 16, true), &target(&xeon)), None);
+        assert_eq!(transforms_per_chunk(&volume(&[256, 256], 64, false), &target(&xeon)), None);
     }
 
     #[test]
@@ -243,9 +243,9 @@ mod tests {
         let cpu = cpu();
         let r2c = |n, batch| transform(TransformKind::R2C, &[n], batch, false, Precision::Double);
         assert_eq!(transforms_within(&r2c(262144, 16), 8 << 20), Some(2));
-        let whole = plan(&r2c(262144, 16), &cpu).unwrap();
+        let whole = plan(&r2c(262144, 16), &target(&cpu)).unwrap();
         assert_eq!(whole.chunks.count, 1, "{}", whole.tree);
-        let chunked = plan(&r2c(65536, 64), &cpu).unwrap();
+        let chunked = plan(&r2c(65536, 64), &target(&cpu)).unwrap();
         assert_eq!(chunked.chunks.count, 8, "{}", chunked.tree);
         let fewest = chunked.steps.iter().map(|s| s.kernel.work_groups()).min();
         assert_eq!(fewest, Some(MIN_CHUNK_GROUPS_PER_UNIT * cpu.compute_units as usize), "{}", chunked.tree);

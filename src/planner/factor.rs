@@ -23,7 +23,7 @@ pub const LARGEST_TWO_RADIX: usize = 16;
 
 /// Pass radices for a smooth `n`: powers of two in as many passes of radix `max_two` (16 or 8) as possible,
 /// then the odd primes (pairs of 3s as radix 9). With `radix_20`, a radix-4 pass and a radix-5 one run as
-/// one pass of radix 20 (`leaf::takes_radix_20`).
+/// one pass of radix 20 (`kernel_shape::takes_radix_20`).
 /// Only radices from `RADICES` appear; n = 1 gives no pass.
 pub fn radices(mut n: usize, max_two: usize, radix_20: bool) -> Vec<usize> {
     debug_assert!(is_smooth(n) && matches!(max_two, 8 | LARGEST_TWO_RADIX));

@@ -28,7 +28,7 @@
 //! 4. for each k2, an in-place r x r transpose trades the digits k1 and k3 (`transpose.rs`).
 //! Each leaf reads and writes whole transforms at the same positions, so passes 1-3 then need no scratch.
 
-use super::{factor, leaf, transpose, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
+use super::{factor, kernel_shape, transpose, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::bluestein::IndexedFactor;
 use crate::codegen::stockham::{LanesDft, PostTwiddle, RealStage, REGISTER_LANES};
 use crate::codegen::twiddle;
@@ -36,7 +36,7 @@ use crate::error::{fail, ErrorKind, Result};
 
 pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     let n = job.fft.count;
-    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
+    let max_leaf = kernel_shape::max_split_leaf(ctx.device, ctx.problem.precision);
     if ctx.problem.no_scratch {
         if job.load_factor.is_some() || job.store_factor.is_some() {
             return fail(ErrorKind::NotImplemented, "fused factors need the four-step with scratch");
@@ -106,7 +106,7 @@ pub(super) fn split(ctx: &Ctx, job: &Job) -> Option<Split> {
     if let Some((rows, columns)) = two_pass_split(ctx, job) {
         return Some(Split::Two { rows, columns });
     }
-    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
+    let max_leaf = kernel_shape::max_split_leaf(ctx.device, ctx.problem.precision);
     let (rows, long) = factor::four_step_split(job.fft.count, max_leaf)?;
     let mut splits: Vec<(usize, usize)> =
         factor::divisors(long).into_iter().filter(|&c| c <= max_leaf).map(|c| (long / c, c)).collect();
@@ -128,11 +128,11 @@ fn two_pass_split(ctx: &Ctx, job: &Job) -> Option<(usize, usize)> {
     let n = job.fft.count;
     let bytes = n * ctx.problem.precision.complex_bytes();
     // A transform this small stays cached between the passes, so its long leaf may exceed the split cap.
-    let lopsided = leaf::lopsided_split_shape(ctx.device, bytes).and_then(|(lanes, groups)| {
-        let longest = leaf::max_lopsided_leaf(ctx.device, ctx.problem.precision);
+    let lopsided = kernel_shape::lopsided_split_shape(ctx.device, bytes).and_then(|(lanes, groups)| {
+        let longest = kernel_shape::max_lopsided_leaf(ctx.device, ctx.problem.precision);
         factor::lopsided_split(n, longest, lanes, (lanes * groups).div_ceil(job.transforms().max(1)))
     });
-    let max_leaf = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
+    let max_leaf = kernel_shape::max_split_leaf(ctx.device, ctx.problem.precision);
     lopsided.or_else(|| factor::four_step_split(n, max_leaf).filter(|&(_, columns)| columns <= max_leaf))
 }
 
@@ -250,8 +250,8 @@ fn across_lanes(
     // (`real::leaf_twins` keeps an odd count, whose middle transform two slots read, out of place).
     let twins = first_stage.twins_across_lanes() || last_stage.twins_across_lanes();
     // A slot per transform: enough of them to keep every thread busy, as the uneven splits ask.
-    let candidate = leaf::is_cpu(ctx.device)
-        && job.transforms() >= leaf::cpu_items_wanted(ctx.device)
+    let candidate = kernel_shape::is_cpu(ctx.device)
+        && job.transforms() >= kernel_shape::cpu_items_wanted(ctx.device)
         && job.post_twiddle.is_none()
         && job.store_factor.is_none()
         && (side == LanesDft::Store || job.load_factor.is_none())
@@ -328,11 +328,11 @@ fn parts_twiddle(n: usize) -> Option<PostTwiddle> {
 }
 
 /// True when the two-pass four-step keeps its intermediate in the destination, transposed, rather than in
-/// scratch: on CPUs, for a cached transform (`leaf::cached_on_cpu`) that writes every
+/// scratch: on CPUs, for a cached transform (`kernel_shape::cached_on_cpu`) that writes every
 /// element of a destination apart from its source. Pass 1 then stores contiguous rows and pass 2 runs in
 /// place down the columns, and there is no scratch to allocate.
 fn intermediate_in_destination(ctx: &Ctx, job: &Job) -> bool {
-    leaf::cached_on_cpu(ctx.device, job.fft.count * ctx.problem.precision.complex_bytes())
+    kernel_shape::cached_on_cpu(ctx.device, job.fft.count * ctx.problem.precision.complex_bytes())
         && job.out_count == job.fft.count
         && job.out_side == Side::Complex
         && job.stage == RealStage::None
@@ -573,6 +573,7 @@ fn mul_mod(x: usize, y: usize, m: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::planner::tuning::Target;
 
     use crate::codegen::Precision;
     use crate::planner::{test_device, Problem, TransformKind};
@@ -582,13 +583,14 @@ mod tests {
     }
 
     fn buffers(device: &crate::runtime::DeviceInfo, n: usize, in_place: bool) -> (usize, Vec<(BufRef, BufRef)>) {
-        let exec = crate::planner::plan(&c2c_1d(n, 3, in_place), device).unwrap();
+        let exec = crate::planner::plan(&c2c_1d(n, 3, in_place), &test_device::target(device)).unwrap();
         (exec.tmp_regions, exec.steps.iter().map(|s| (s.src, s.dst)).collect())
     }
 
     /// The four-step split of `batch` transforms of `n` points in one chunk (`planner::chunks`).
     fn split(device: &crate::runtime::DeviceInfo, n: usize, batch: usize) -> (usize, usize) {
-        match crate::planner::plan_whole_batch(&c2c_1d(n, batch, false), device, 1).unwrap().tree {
+        match crate::planner::plan_whole_batch(&c2c_1d(n, batch, false), &test_device::target(device), 1).unwrap().tree
+        {
             Node::FourStep { rows, columns, .. } => (rows, columns),
             other => panic!("not a four-step: {other}"),
         }
@@ -610,7 +612,7 @@ mod tests {
         // The batch in one chunk (`planner::chunks`), whose split each chunk's plan repeats.
         let split_of = |device: &crate::runtime::DeviceInfo, n| match crate::planner::plan_whole_batch(
             &double(n, 64),
-            device,
+            &test_device::target(device),
             1,
         ) {
             Ok(exec) => match exec.tree {
@@ -631,14 +633,17 @@ mod tests {
             problem.output.dist *= 2;
             problem
         };
-        let spaced_split =
-            |device: &crate::runtime::DeviceInfo| match crate::planner::plan_whole_batch(&spaced(16807), device, 1)
-                .unwrap()
-                .tree
-            {
-                Node::FourStep { rows, columns, children, .. } if children.len() == 2 => (rows, columns),
-                other => panic!("not a two-pass four-step: {other}"),
-            };
+        let spaced_split = |device: &crate::runtime::DeviceInfo| match crate::planner::plan_whole_batch(
+            &spaced(16807),
+            &test_device::target(device),
+            1,
+        )
+        .unwrap()
+        .tree
+        {
+            Node::FourStep { rows, columns, children, .. } if children.len() == 2 => (rows, columns),
+            other => panic!("not a two-pass four-step: {other}"),
+        };
         assert_eq!(spaced_split(&test_device::cpu()), (49, 343));
         assert_eq!(spaced_split(&l2_of_2_mib), (7, 2401));
     }
@@ -647,16 +652,19 @@ mod tests {
     fn cpu_decompositions_of_uncached_transforms_keep_leaves_within_32_kib() {
         let double = |n, batch| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, batch, false) };
         let cpu = test_device::cpu();
-        match crate::planner::plan(&double(1 << 24, 1), &cpu).unwrap().tree {
+        match crate::planner::plan(&double(1 << 24, 1), &test_device::target(&cpu)).unwrap().tree {
             Node::ThreeFactor { rows: 2048, middle: 16, columns: 512, .. } => {}
             other => panic!("2^24 double: {other}"),
         }
         // Single precision fits 4096 points in 32 KiB; one 4096-point double transform is still one kernel.
         assert_eq!(split(&cpu, 1 << 24, 1), (4096, 4096));
-        assert!(matches!(crate::planner::plan(&double(4096, 1), &cpu).unwrap().tree, Node::Leaf { .. }));
+        assert!(matches!(
+            crate::planner::plan(&double(4096, 1), &test_device::target(&cpu)).unwrap().tree,
+            Node::Leaf { .. }
+        ));
         // A batch of cached transforms still splits as unevenly as it can (2401 double points take 37.5 KiB).
         let l2_of_2_mib = crate::runtime::DeviceInfo { local_mem_bytes: 2 << 20, ..test_device::cpu() };
-        match crate::planner::plan(&double(16807, 249), &l2_of_2_mib).unwrap().tree {
+        match crate::planner::plan(&double(16807, 249), &test_device::target(&l2_of_2_mib)).unwrap().tree {
             Node::FourStep { rows: 7, columns: 2401, .. } => {}
             other => panic!("16807 double: {other}"),
         }
@@ -677,37 +685,40 @@ mod tests {
     #[test]
     fn cpus_run_four_steps_of_eight_rows_as_one_kernel_with_a_dft_across_the_lanes() {
         let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
-        let one_kernel = |problem: &Problem, device| {
+        let one_kernel = |problem: &Problem, device: &Target| {
             let exec = crate::planner::plan(problem, device).unwrap();
             let fused = matches!(&exec.tree, Node::FourStep { children, .. } if children.len() == 1);
             assert_eq!(fused, exec.steps.len() == 1, "{}", exec.tree);
             fused && exec.tmp_regions == 0
         };
         for n in [1 << 13, 1 << 14, 3 << 13] {
-            assert!(one_kernel(&c2c_1d(n, 64, false), &cpu), "{n}");
-            assert!(one_kernel(&c2c_1d(n, 64, true), &cpu), "{n} in place");
+            assert!(one_kernel(&c2c_1d(n, 64, false), &test_device::target(&cpu)), "{n}");
+            assert!(one_kernel(&c2c_1d(n, 64, true), &test_device::target(&cpu)), "{n} in place");
         }
         // 7 rows leave one lane idle, in double too, where 2401 points take 0.6 MiB of local memory.
         for precision in [Precision::Single, Precision::Double] {
             let problem = Problem { precision, ..c2c_1d(16807, 64, false) };
-            assert!(one_kernel(&problem, &cpu), "16807 {precision:?}");
-            assert!(matches!(crate::planner::plan(&problem, &cpu).unwrap().tree, Node::FourStep { rows: 7, .. }));
+            assert!(one_kernel(&problem, &test_device::target(&cpu)), "16807 {precision:?}");
+            assert!(matches!(
+                crate::planner::plan(&problem, &test_device::target(&cpu)).unwrap().tree,
+                Node::FourStep { rows: 7, .. }
+            ));
         }
         // Real halves of 8 x 1024: R2C with the DFT on the load, C2R on the store.
         for kind in [TransformKind::R2C, TransformKind::C2R] {
             let real = test_device::transform(kind, &[1 << 14], 64, false, Precision::Single);
-            assert!(one_kernel(&real, &cpu), "{kind:?}");
+            assert!(one_kernel(&real, &test_device::target(&cpu)), "{kind:?}");
             let in_place = test_device::transform(kind, &[1 << 14], 64, true, Precision::Single);
-            assert!(!one_kernel(&in_place, &cpu), "{kind:?} in place");
+            assert!(!one_kernel(&in_place, &test_device::target(&cpu)), "{kind:?} in place");
         }
         // GPU lanes are work-items, and 16 rows are twice the CPU lanes.
-        assert!(!one_kernel(&c2c_1d(1 << 14, 64, false), &gpu));
-        assert!(!one_kernel(&c2c_1d(1 << 16, 64, false), &cpu));
+        assert!(!one_kernel(&c2c_1d(1 << 14, 64, false), &test_device::target(&gpu)));
+        assert!(!one_kernel(&c2c_1d(1 << 16, 64, false), &test_device::target(&cpu)));
         // Output elements two apart do not store as rows of vectors.
         let mut strided = c2c_1d(1 << 14, 64, false);
         strided.output.strides[0] = 2;
         strided.output.dist *= 2;
-        assert!(!one_kernel(&strided, &cpu));
+        assert!(!one_kernel(&strided, &test_device::target(&cpu)));
     }
 
     #[test]

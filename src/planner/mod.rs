@@ -10,13 +10,14 @@ mod bluestein;
 pub mod chunks;
 pub mod factor;
 mod fourstep;
-pub mod leaf;
+pub mod kernel_shape;
 mod multidim;
 mod rader;
 mod real;
 mod scratch;
 pub mod transpose;
 pub mod tree;
+pub mod tuning;
 
 #[cfg(test)]
 mod sweep_tests;
@@ -31,9 +32,9 @@ use crate::codegen::stockham::{
 use crate::codegen::{KernelSpec, Precision, Reach};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
-use crate::runtime::DeviceInfo;
 use std::borrow::Cow;
 pub use tree::Node;
+use tuning::Target;
 
 /// Strides of a packed array of `lengths`, first length innermost.
 pub fn packed_strides(lengths: &[usize]) -> Vec<usize> {
@@ -226,7 +227,7 @@ impl ExecPlan {
 
 /// Plans `problem` for `device`. A problem asking for no scratch (`no_scratch`) that cannot run without it
 /// gets the ordinary plan with scratch, as clFFT treats `CLFFT_REQUEST_LIB_NOMEMALLOC`: a request.
-pub fn plan(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
+pub fn plan(problem: &Problem, device: &Target) -> Result<ExecPlan> {
     if problem.lengths.is_empty() || problem.lengths.iter().chain([&problem.batch]).any(|&l| l == 0) {
         return fail(ErrorKind::InvalidArgValue, "lengths and batch must be at least 1");
     }
@@ -247,7 +248,7 @@ pub fn plan(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
     plan_as_asked(&Problem { no_scratch: false, ..problem.clone() }, device)
 }
 
-fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
+fn plan_as_asked(problem: &Problem, device: &Target) -> Result<ExecPlan> {
     let whole = plan_whole_batch(problem, device, 1)?;
     if whole.steps.len() < 2 {
         return Ok(whole);
@@ -256,7 +257,7 @@ fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
         Some(transforms) => {
             let chunk = Problem { batch: transforms, ..problem.clone() };
             let mut part = plan_whole_batch(&chunk, device, problem.batch / transforms)?;
-            if !leaf::chunk_budget_tuned() && !chunks::keeps_units_balanced(&part, device) {
+            if device.tuning.chunk_bytes.is_none() && !chunks::keeps_units_balanced(&part, device) {
                 return Ok(whole);
             }
             // Only the last step's output leaves the cache; the steps before it store for the next.
@@ -276,7 +277,7 @@ fn plan_as_asked(problem: &Problem, device: &DeviceInfo) -> Result<ExecPlan> {
 }
 
 /// The plan of `problem`'s whole batch, its stores streaming as if the output were `chunks` times as large.
-fn plan_whole_batch(problem: &Problem, device: &DeviceInfo, chunks: usize) -> Result<ExecPlan> {
+fn plan_whole_batch(problem: &Problem, device: &Target, chunks: usize) -> Result<ExecPlan> {
     let region_elements = aligned_region(problem.elements());
     let mut ctx = Ctx { problem, device, steps: Vec::new(), tmp_regions: 0, region_elements, chunks };
     let tree = multidim::plan(&mut ctx)?;
@@ -408,7 +409,7 @@ impl Job {
 
 struct Ctx<'a> {
     problem: &'a Problem,
-    device: &'a DeviceInfo,
+    device: &'a Target,
     steps: Vec<Step>,
     tmp_regions: usize,
     /// Complex elements per scratch region: one packed copy of the data, or more if a job needs it.
@@ -439,14 +440,14 @@ impl Ctx<'_> {
     }
 
     fn max_leaf(&self) -> usize {
-        leaf::max_leaf(self.device, self.problem.precision)
+        kernel_shape::max_leaf(self.device, self.problem.precision)
     }
 
     /// True when one kernel transforms `n` points without scratch as a pass of a split: a smooth length up to
     /// the split leaf, or Bluestein's whole convolution.
     fn one_kernel_pass(&self, n: usize) -> bool {
         if factor::is_smooth(n) {
-            n <= leaf::max_split_leaf(self.device, self.problem.precision)
+            n <= kernel_shape::max_split_leaf(self.device, self.problem.precision)
         } else {
             bluestein::fits_one_kernel(self, n)
         }
@@ -561,7 +562,7 @@ impl Ctx<'_> {
         let (input, output, batch) = self.physical(&job);
         let n = job.fft.count;
         let radices_up_to = |max_two| {
-            let radix_20 = leaf::takes_radix_20(self.device, problem.precision, max_two);
+            let radix_20 = kernel_shape::takes_radix_20(self.device, problem.precision, max_two);
             match job.plane_n0 {
                 Some(n0) => {
                     [factor::radices(n0, max_two, radix_20), factor::radices(n / n0, max_two, radix_20)].concat()
@@ -589,13 +590,13 @@ impl Ctx<'_> {
             ElementKind::RealPairs { half: 1 } => (problem.precision.real_bytes(), Some(2)),
             _ => (problem.precision.real_bytes(), None),
         };
-        let source = leaf::SourceLayout {
+        let source = kernel_shape::SourceLayout {
             row_bytes: input.fft * unit_bytes,
             lanes_contiguous: adjacent.is_some_and(|a| batch.first().is_some_and(|d| d.in_stride == a)),
             columns_in: column_side(&input, batch.first().map(|d| d.in_stride)),
             columns_out: column_side(&output, batch.first().map(|d| d.out_stride)),
         };
-        let fusions = leaf::Fusions {
+        let fusions = kernel_shape::Fusions {
             // A DFT across the lanes on the store reads the passes' output wherever they leave it, after a
             // complex load or a twin merge.
             into_passes: job.mid_factor.is_some()
@@ -606,8 +607,8 @@ impl Ctx<'_> {
             across_lanes: job.stage.across_lanes() || job.lanes_dft != LanesDft::None,
             stage: job.stage,
         };
-        let shape = leaf::shape(n, &radices, transforms, source, fusions, self.device, problem.precision);
-        let max_two = leaf::max_power_of_two_radix(self.device, problem.precision, shape.lanes, job.stage);
+        let shape = kernel_shape::leaf(n, &radices, transforms, source, fusions, self.device, problem.precision);
+        let max_two = kernel_shape::max_power_of_two_radix(self.device, problem.precision, shape.lanes, job.stage);
         if max_two != factor::LARGEST_TWO_RADIX {
             radices = radices_up_to(max_two);
         }
@@ -623,7 +624,7 @@ impl Ctx<'_> {
             in_stride: input.fft,
             out_stride: output.fft,
             wide_index: false,
-            force_wide_twiddle: leaf::force_wide_twiddle(),
+            force_wide_twiddle: self.device.tuning.wide_twiddle,
             batch,
             in_planar: input.planar,
             out_planar: output.planar,
@@ -643,7 +644,7 @@ impl Ctx<'_> {
             in_place_passes: shape.in_place_passes,
             slot_major_io: shape.slot_major_io,
             pair_carry_fits: false,
-            host_prefetch: leaf::is_cpu(self.device),
+            host_prefetch: kernel_shape::is_cpu(self.device),
             callbacks: Default::default(),
         };
         // Registers hold one transform at a time, so a CPU batch too small to fill the lanes still takes them.
@@ -653,7 +654,7 @@ impl Ctx<'_> {
         let lanes =
             register_lanes(n, problem.precision, paired).filter(|&lanes| lanes <= widest).unwrap_or(REGISTER_LANES);
         let in_registers = || StockhamKernel { lanes, in_place_passes: false, ..kernel.clone() };
-        let kernel = match leaf::is_cpu(self.device).then(in_registers) {
+        let kernel = match kernel_shape::is_cpu(self.device).then(in_registers) {
             Some(in_registers) if in_registers.rows_in_registers() => in_registers,
             _ => kernel,
         };
@@ -665,7 +666,7 @@ impl Ctx<'_> {
         let kernel = if kernel.real_stage == RealStage::C2rPrePairs {
             // Rows adjacent on input, in pairs of blocks of 8 or 16.
             let rows = kernel.batch.first().filter(|d| d.in_stride == 1).map_or(1, |d| d.count);
-            let lanes = leaf::row_pair_lanes(n, rows, self.device, problem.precision);
+            let lanes = kernel_shape::row_pair_lanes(n, rows, self.device, problem.precision);
             let blocks = rows / lanes;
             if kernel.items_per_slot != 1
                 || kernel.in_kind != ElementKind::Complex
@@ -675,7 +676,7 @@ impl Ctx<'_> {
                 return fail(ErrorKind::Bugcheck, "row pairs without pairs of blocks of adjacent complex rows");
             }
             let pairs = transforms / (2 * lanes);
-            let spw = 2 * leaf::divisor_at_most(pairs, kernel.slots_per_item.div_ceil(2));
+            let spw = 2 * kernel_shape::divisor_at_most(pairs, kernel.slots_per_item.div_ceil(2));
             StockhamKernel { lanes, slots_per_item: spw, ..kernel }
         } else if let RealStage::R2cPostPairs { column_dims } = kernel.real_stage {
             // Columns adjacent on output, their runs of four within batch dimension 0.
@@ -689,9 +690,9 @@ impl Ctx<'_> {
             {
                 return fail(ErrorKind::Bugcheck, "column pairs without runs of 4 over whole rows of adjacent columns");
             }
-            let lanes = leaf::column_pair_lanes(n, columns, dims[0].count, self.device, problem.precision);
+            let lanes = kernel_shape::column_pair_lanes(n, columns, dims[0].count, self.device, problem.precision);
             let runs = columns / lanes;
-            let spw = leaf::pair_slots_per_item(self.device, runs, transforms / columns, kernel.slots_per_item);
+            let spw = kernel_shape::pair_slots_per_item(self.device, runs, transforms / columns, kernel.slots_per_item);
             StockhamKernel { lanes, slots_per_item: spw, ..kernel }
         } else {
             kernel
@@ -710,7 +711,7 @@ impl Ctx<'_> {
             wide_index: self.wide((job.src, job.dst), [kernel.reach_in(), kernel.reach_out()]),
             streaming_store: kernel.stores_whole_vectors()
                 && !self.same_storage(job.src, job.dst)
-                && leaf::streams_output(self.device, out_bytes * self.chunks),
+                && kernel_shape::streams_output(self.device, out_bytes * self.chunks),
             ..kernel
         })
     }
@@ -738,7 +739,7 @@ impl Ctx<'_> {
             out_kind: output.kind,
             in_planar: input.planar,
             out_planar: output.planar,
-            per_item: leaf::elementwise_per_item(self.device),
+            per_item: kernel_shape::elementwise_per_item(self.device),
             lone_dim: lone_dim(&job, lone)?,
             callbacks: Default::default(),
         };

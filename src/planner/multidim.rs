@@ -7,7 +7,7 @@
 //! place (the caller's input stays intact), and ends with the real axis. The first two complex axes run as
 //! one plane where one kernel takes it (`plane_rows`).
 
-use super::{factor, leaf, real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
+use super::{factor, kernel_shape, real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
 use crate::error::Result;
 
 pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
@@ -37,13 +37,13 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
         }
     }
     // An uncached 2D C2C out of place on a CPU: axis 0 writes scratch, and axis 1 reads it and writes the
-    // output, rather than running in place with its long stride (`leaf::CPU_CACHED_BYTES`).
+    // output, rather than running in place with its long stride (`kernel_shape::CPU_CACHED_BYTES`).
     let bytes = problem.lengths.iter().product::<usize>() * problem.precision.complex_bytes();
     let axis0_to_scratch = complex_axes.len() == 2
         && !problem.in_place
         && !problem.no_scratch
-        && leaf::is_cpu(ctx.device)
-        && !leaf::cached_on_cpu(ctx.device, bytes);
+        && kernel_shape::is_cpu(ctx.device)
+        && !kernel_shape::cached_on_cpu(ctx.device, bytes);
     for &axis in &complex_axes {
         let dst = match kind {
             TransformKind::C2R => c2r_dst(ctx, current),
@@ -127,20 +127,21 @@ mod tests {
     use crate::codegen::stockham::{InputPrefetch, StockhamKernel};
     use crate::codegen::KernelSpec;
     use crate::codegen::Precision;
+    use crate::planner::tuning::Target;
     use crate::planner::{test_device, BufRef, BufferLayout, Problem, TransformKind};
     use crate::runtime::DeviceInfo;
 
     /// The plane of each Stockham step of the plan: Some(n0) where axes 0 and 1 run in one kernel.
     fn planes(problem: &Problem) -> Vec<Option<usize>> {
-        planes_on(problem, &test_device::cpu())
+        planes_on(problem, &test_device::target(&test_device::cpu()))
     }
 
-    fn planes_on(problem: &Problem, device: &DeviceInfo) -> Vec<Option<usize>> {
+    fn planes_on(problem: &Problem, device: &Target) -> Vec<Option<usize>> {
         stockham_kernels(problem, device).iter().map(|k| k.plane_n0).collect()
     }
 
     /// The Stockham kernels of the plan with the batch in one chunk (`planner::chunks`), in step order.
-    fn stockham_kernels(problem: &Problem, device: &DeviceInfo) -> Vec<StockhamKernel> {
+    fn stockham_kernels(problem: &Problem, device: &Target) -> Vec<StockhamKernel> {
         let exec = crate::planner::plan_whole_batch(problem, device, 1).unwrap();
         exec.steps
             .into_iter()
@@ -153,7 +154,7 @@ mod tests {
 
     /// The buffers each pass reads and writes.
     fn buffers(problem: &Problem) -> Vec<(BufRef, BufRef)> {
-        let exec = crate::planner::plan(problem, &test_device::cpu()).unwrap();
+        let exec = crate::planner::plan(problem, &test_device::target(&test_device::cpu())).unwrap();
         exec.steps.iter().map(|s| (s.src, s.dst)).collect()
     }
 
@@ -176,7 +177,7 @@ mod tests {
         // 129 Hermitian columns x 64 transforms: the column pass stores whole vectors (streaming) across the
         // transforms' boundaries, and the real pass's lanes take neighbouring rows of one transform.
         let problem = test_device::transform(TransformKind::C2R, &[256, 256], 64, false, Precision::Single);
-        let kernels = stockham_kernels(&problem, &test_device::cpu());
+        let kernels = stockham_kernels(&problem, &test_device::target(&test_device::cpu()));
         let dims = |k: &StockhamKernel| k.batch.iter().map(|d| (d.count, d.out_stride)).collect::<Vec<_>>();
         assert_eq!(kernels.len(), 2);
         assert_eq!((kernels[0].out_stride, dims(&kernels[0])), (129 * 64, vec![(129, 1), (64, 129)]));
@@ -184,7 +185,7 @@ mod tests {
         assert_eq!(dims(&kernels[1]), [(256, 256), (64, 256 * 256)]);
         // One transform: axis 1 starts on whole rows of 16 values, as before.
         let one = test_device::transform(TransformKind::C2R, &[256, 256], 1, false, Precision::Single);
-        assert_eq!(stockham_kernels(&one, &test_device::cpu())[0].out_stride, 144);
+        assert_eq!(stockham_kernels(&one, &test_device::target(&test_device::cpu()))[0].out_stride, 144);
     }
 
     #[test]
@@ -195,7 +196,7 @@ mod tests {
         // length-1 axis, padded rows, and 2D real transforms keep one pass per axis.
         let padded = BufferLayout { strides: vec![1, 33], ..BufferLayout::packed(&[30, 7]) };
         let pocl = DeviceInfo { local_mem_bytes: 2 << 20, ..test_device::cpu() };
-        assert_eq!(planes_on(&test_device::c2c(&[128, 128, 128], 2), &pocl), [None, None, None]);
+        assert_eq!(planes_on(&test_device::c2c(&[128, 128, 128], 2), &test_device::target(&pocl)), [None, None, None]);
         for problem in [
             test_device::c2c(&[256, 256], 1),
             test_device::c2c(&[8, 1, 5], 1),
@@ -233,15 +234,20 @@ mod tests {
     fn cpu_row_passes_prefetch_the_next_slot_and_column_passes_the_elements_ahead() {
         // 2048^2 double: the row pass prefetches its next slot's rows; the column pass after it reads
         // elements 32 KiB apart and prefetches the elements ahead. A GPU never prefetches.
-        let prefetches = |problem: &Problem, device: &DeviceInfo| {
+        let prefetches = |problem: &Problem, device: &Target| {
             stockham_kernels(problem, device).iter().map(StockhamKernel::input_prefetch).collect::<Vec<_>>()
         };
         let double = Problem { precision: Precision::Double, ..test_device::c2c(&[2048, 2048], 1) };
         let cpu = test_device::cpu();
-        assert_eq!(prefetches(&double, &cpu), [InputPrefetch::NextSlot, InputPrefetch::ColumnsAhead]);
-        assert!(prefetches(&double, &test_device::gpu()).iter().all(|&p| p == InputPrefetch::None));
+        assert_eq!(
+            prefetches(&double, &test_device::target(&cpu)),
+            [InputPrefetch::NextSlot, InputPrefetch::ColumnsAhead]
+        );
+        assert!(prefetches(&double, &test_device::target(&test_device::gpu()))
+            .iter()
+            .all(|&p| p == InputPrefetch::None));
         // 128^3: columns 1 KiB apart (within a page) and 128 KiB apart prefetch alike, in one program.
-        let passes = stockham_kernels(&test_device::c2c(&[128, 128, 128], 1), &cpu);
+        let passes = stockham_kernels(&test_device::c2c(&[128, 128, 128], 1), &test_device::target(&cpu));
         let sources: Vec<String> = passes.iter().map(|k| k.source().source).collect();
         assert_eq!(sources.len(), 3);
         assert_ne!(passes[1].in_stride, passes[2].in_stride);

@@ -12,19 +12,19 @@ use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::rader;
 use crate::codegen::Precision;
 use crate::error::Result;
-use crate::planner::{factor, leaf};
+use crate::planner::{factor, kernel_shape};
 
 /// True when Rader should run `job` (n prime, n - 1 smooth, Bluestein's convolution too long to fuse).
 pub(super) fn suits(ctx: &Ctx, job: &Job) -> bool {
     let n = job.fft.count;
     // The permutation tables hold positions as REALs: exact below 2^24 in single precision.
     let exact = if ctx.problem.precision == Precision::Single { 1 << 24 } else { 1 << 31 };
-    leaf::rader_allowed()
+    !ctx.device.tuning.no_rader
         && job.post_twiddle.is_none()
         && n < exact
         && rader::is_prime(n)
         && factor::is_smooth(n - 1)
-        && !leaf::fits_in_one_kernel(factor::bluestein_length(n), ctx.device, ctx.problem.precision)
+        && !kernel_shape::fits_in_one_kernel(factor::bluestein_length(n), ctx.device, ctx.problem.precision)
 }
 
 pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {

@@ -16,7 +16,7 @@
 
 use super::fourstep::Split;
 use super::scratch::TransformScratch;
-use super::{factor, fourstep, leaf, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
+use super::{factor, fourstep, kernel_shape, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::stockham::{RealStage, REGISTER_LANES};
 use crate::codegen::Precision;
@@ -152,7 +152,7 @@ const CPU_EVEN_R2C_TWINS_FROM: usize = 500;
 /// alternating runs), half-length FFT against twins: single 1000 1.80 -> 1.63 ms, 2000 1.72 -> 1.60, 3000
 /// 1.80 -> 1.71, 500 1.71 -> 1.65, 768 1.80 -> 1.65, 6000 within noise; double 1000 2.54 -> 2.48, 2000 2.61
 /// -> 2.48, 500 2.73 -> 2.59. Slower: 100 and 240 (single 1.24 -> 2.30, 1.38 -> 1.72), and in double 1024
-/// (2.48 -> 2.62) and 4096 (2.68 -> 2.78), whose passes run in place (`leaf::passes_in_place`). Powers of two
+/// (2.48 -> 2.62) and 4096 (2.68 -> 2.78), whose passes run in place (`kernel_shape::passes_in_place`). Powers of two
 /// in single, once within noise or faster as twins, measured slower as twins since (medians of 4 alternating
 /// runs of 20 on a slow, noisy day, half-length against twins): 1024 2.94 against 3.27 ms, 2048 2.56 against
 /// 2.74, 4096 3.02 against 3.31, 1024 x 1024 5.56 against 6.29, 2048 x 2048 6.74 against 7.09. C2R twins
@@ -169,7 +169,7 @@ fn even_r2c_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> 
         && factor::is_smooth(n)
         && !n.is_power_of_two()
         && ctx.problem.precision == Precision::Single
-        && leaf::is_cpu(ctx.device);
+        && kernel_shape::is_cpu(ctx.device);
     suits.then(|| even_pairs(ctx, batch, src, dst, split_leaf)).flatten()
 }
 
@@ -183,8 +183,8 @@ fn across_lanes(ctx: &Ctx) -> Option<usize> {
     let fits = n % (2 * REGISTER_LANES) == 0
         && long <= ctx.max_leaf()
         && factor::is_smooth(long)
-        && leaf::register_lanes_fit(long, ctx.device, ctx.problem.precision);
-    (leaf::is_cpu(ctx.device) && fits).then_some(long)
+        && kernel_shape::register_lanes_fit(long, ctx.device, ctx.problem.precision);
+    (kernel_shape::is_cpu(ctx.device) && fits).then_some(long)
 }
 
 /// The split of an even length's half whose four-step ends in a pass over whole rows of columns paired
@@ -193,7 +193,7 @@ fn across_lanes(ctx: &Ctx) -> Option<usize> {
 /// unless (double precision, where each half vector is a whole cache line) the rows start on one.
 fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
     let (n, m) = (ctx.problem.lengths[0], whole.fft.count);
-    if n % 2 == 1 || !leaf::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
+    if n % 2 == 1 || !kernel_shape::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
         return None;
     }
     let output = ctx.problem.layout(whole.dst);
@@ -210,13 +210,13 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
         Precision::Single => CPU_R2C_LONG_LAST_SINGLE,
         Precision::Double => CPU_R2C_LONG_LAST_DOUBLE,
     };
-    let fits = |rows, columns| columns % REGISTER_LANES == 0 && leaf::pair_leaf_fits(rows, device, precision);
+    let fits = |rows, columns| columns % REGISTER_LANES == 0 && kernel_shape::pair_leaf_fits(rows, device, precision);
     let split = long_last_pass(ctx, fourstep::split(ctx, whole)?, limit, fits);
     let (rows, columns, runs_whole) = match split {
         Split::Two { rows, columns } => (rows, columns, true),
         Split::Three { rows, middle, columns } => (rows, middle * columns, columns % (REGISTER_LANES / 2) == 0),
     };
-    let fits = leaf::pair_leaf_fits(rows, ctx.device, ctx.problem.precision);
+    let fits = kernel_shape::pair_leaf_fits(rows, ctx.device, ctx.problem.precision);
     let aligned = on_lines || rows >= OFF_GRID_MIN_PAIR_LEAF;
     (columns % REGISTER_LANES == 0 && runs_whole && fits && aligned).then_some(split)
 }
@@ -244,7 +244,7 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
 fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usize) -> bool) -> Split {
     let Split::Two { rows: own, columns } = split else { return split };
     let m = own * columns;
-    let max_first = leaf::max_split_leaf(ctx.device, ctx.problem.precision);
+    let max_first = kernel_shape::max_split_leaf(ctx.device, ctx.problem.precision);
     let longer = factor::divisors(m).into_iter().filter(|&rows| {
         let columns = m / rows;
         rows <= limit.min(ctx.max_leaf()) && columns <= max_first && fit(rows, columns)
@@ -273,7 +273,7 @@ const OFF_GRID_MIN_PAIR_LEAF: usize = 64;
 /// pre-process needs no pass of its own.
 fn paired_rows(ctx: &Ctx, whole: &Job) -> Option<Split> {
     let (n, m) = (ctx.problem.lengths[0], whole.fft.count);
-    if n % 2 == 1 || !leaf::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
+    if n % 2 == 1 || !kernel_shape::is_cpu(ctx.device) || ctx.problem.no_scratch || !factor::is_smooth(m) {
         return None;
     }
     let input = ctx.problem.layout(whole.src);
@@ -286,13 +286,13 @@ fn paired_rows(ctx: &Ctx, whole: &Job) -> Option<Split> {
         Precision::Single => CPU_C2R_LONG_LAST_SINGLE,
         Precision::Double => CPU_C2R_LONG_LAST_DOUBLE,
     };
-    let fits = |rows, columns| leaf::row_pairs_fit(columns, rows, device, precision);
+    let fits = |rows, columns| kernel_shape::row_pairs_fit(columns, rows, device, precision);
     let split = long_last_pass(ctx, split, limit, fits);
     let (rows, first) = match split {
         Split::Two { rows, columns } => (rows, columns),
         Split::Three { rows, middle, columns } => (rows * middle, columns),
     };
-    let fits = leaf::row_pairs_fit(first, rows, ctx.device, ctx.problem.precision);
+    let fits = kernel_shape::row_pairs_fit(first, rows, ctx.device, ctx.problem.precision);
     fits.then_some(split)
 }
 
@@ -402,18 +402,19 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 mod tests {
     use crate::codegen::stockham::{RealStage, StockhamKernel};
     use crate::codegen::{KernelSpec, Precision};
+    use crate::planner::tuning::Target;
     use crate::planner::{plan, plan_whole_batch, test_device, BufRef, Step, TransformKind};
     use crate::runtime::DeviceInfo;
 
     /// The passes of two transforms of `n` reals, packed, the batch in one chunk (`planner::chunks`).
-    fn steps(kind: TransformKind, n: usize, precision: Precision, device: &DeviceInfo) -> Vec<Step> {
+    fn steps(kind: TransformKind, n: usize, precision: Precision, device: &Target) -> Vec<Step> {
         plan_whole_batch(&test_device::transform(kind, &[n], 2, false, precision), device, 1).unwrap().steps
     }
 
     /// The last (or first) pass of `batch` transforms of `n` reals, packed, in one chunk, on the test CPU.
     fn end_pass(kind: TransformKind, n: usize, batch: usize, precision: Precision, last: bool) -> StockhamKernel {
         let problem = test_device::transform(kind, &[n], batch, false, precision);
-        let mut steps = plan_whole_batch(&problem, &test_device::cpu(), 1).unwrap().steps;
+        let mut steps = plan_whole_batch(&problem, &test_device::target(&test_device::cpu()), 1).unwrap().steps;
         let step = if last { steps.pop() } else { steps.into_iter().next() };
         match step.map(|step| step.kernel) {
             Some(KernelSpec::Stockham(k)) => *k,
@@ -422,11 +423,11 @@ mod tests {
     }
 
     /// The real stage of each pass of two transforms of `n` reals, packed.
-    fn stages(kind: TransformKind, n: usize, device: &DeviceInfo) -> Vec<String> {
+    fn stages(kind: TransformKind, n: usize, device: &Target) -> Vec<String> {
         stages_in(kind, n, Precision::Single, device)
     }
 
-    fn stages_in(kind: TransformKind, n: usize, precision: Precision, device: &DeviceInfo) -> Vec<String> {
+    fn stages_in(kind: TransformKind, n: usize, precision: Precision, device: &Target) -> Vec<String> {
         stage_names(&steps(kind, n, precision, device))
     }
 
@@ -445,20 +446,23 @@ mod tests {
     fn cpus_carry_the_stage_of_long_even_axes_across_the_lanes() {
         use TransformKind::{C2R, R2C};
         let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
-        assert_eq!(stages(R2C, 1 << 14, &cpu), ["None", "R2cPostLanes"]);
-        assert_eq!(stages(C2R, 1 << 14, &cpu), ["C2rPreLanes", "None"]);
-        assert_eq!(stages(C2R, 2 * 8 * 3840, &cpu), ["C2rPreLanes", "None"]);
+        assert_eq!(stages(R2C, 1 << 14, &test_device::target(&cpu)), ["None", "R2cPostLanes"]);
+        assert_eq!(stages(C2R, 1 << 14, &test_device::target(&cpu)), ["C2rPreLanes", "None"]);
+        assert_eq!(stages(C2R, 2 * 8 * 3840, &test_device::target(&cpu)), ["C2rPreLanes", "None"]);
         // A half longer than 8 x 4096: R2C pairs the columns of its last pass with their mirrors, in a pair
         // leaf lengthened up to 2048 points in single, 1024 in double (2^17 = 2048 x 64 in single, 2^15 =
         // 1024 x 32 in double, not 16 x 4096 and 16 x 2048), or without whole vectors of columns (3^9) keeps
         // a pass of its own; C2R pairs the rows of its first pass (32 x 4096 with 8 lanes, in double 1024 x
         // 512 with 16); GPUs keep a pass of their own for the stage.
-        assert_eq!(stages(R2C, 1 << 18, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
-        assert_eq!(stages_in(R2C, 1 << 18, Precision::Double, &cpu), ["None", "R2cPostPairs { column_dims: 1 }"]);
+        assert_eq!(stages(R2C, 1 << 18, &test_device::target(&cpu)), ["None", "R2cPostPairs { column_dims: 1 }"]);
+        assert_eq!(
+            stages_in(R2C, 1 << 18, Precision::Double, &test_device::target(&cpu)),
+            ["None", "R2cPostPairs { column_dims: 1 }"]
+        );
         // The pairing pass: R2C's last, C2R's first.
         let pair_leaf = |kind, n: usize, batch: usize, precision| {
             let problem = test_device::transform(kind, &[n], batch, false, precision);
-            let mut steps = plan(&problem, &cpu).unwrap().steps;
+            let mut steps = plan(&problem, &test_device::target(&cpu)).unwrap().steps;
             let step = if kind == R2C { steps.pop() } else { steps.into_iter().next() };
             match step.map(|step| step.kernel) {
                 Some(KernelSpec::Stockham(k)) => (format!("{:?}", k.real_stage), k.n),
@@ -474,14 +478,14 @@ mod tests {
         assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Double), (row_pairs.clone(), 1024));
         assert_eq!(pair_leaf(C2R, 1 << 18, 16, Precision::Single), (row_pairs, 2048));
         let ternary = test_device::transform(R2C, &[2 * 19683], 4, false, Precision::Single);
-        let last = plan(&ternary, &cpu).unwrap().steps.pop().map(|step| step.kernel);
+        let last = plan(&ternary, &test_device::target(&cpu)).unwrap().steps.pop().map(|step| step.kernel);
         assert!(matches!(last, Some(KernelSpec::Elementwise(_))), "{last:?}");
-        assert_eq!(stages(C2R, 1 << 18, &cpu), ["C2rPrePairs", "None"]);
-        assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
+        assert_eq!(stages(C2R, 1 << 18, &test_device::target(&cpu)), ["C2rPrePairs", "None"]);
+        assert_eq!(stages_in(C2R, 1 << 18, Precision::Double, &test_device::target(&cpu)), ["C2rPrePairs", "None"]);
         // Single precision pairs no blocks of rows pages apart (1024 rows): a pass of its own.
-        assert_eq!(stages(C2R, 1 << 20, &cpu), ["pass C2rPre", "None", "None"]);
-        assert_eq!(stages_in(C2R, 1 << 20, Precision::Double, &cpu), ["C2rPrePairs", "None"]);
-        assert_eq!(stages(C2R, 1 << 14, &gpu), ["pass C2rPre", "None", "None"]);
+        assert_eq!(stages(C2R, 1 << 20, &test_device::target(&cpu)), ["pass C2rPre", "None", "None"]);
+        assert_eq!(stages_in(C2R, 1 << 20, Precision::Double, &test_device::target(&cpu)), ["C2rPrePairs", "None"]);
+        assert_eq!(stages(C2R, 1 << 14, &test_device::target(&gpu)), ["pass C2rPre", "None", "None"]);
     }
 
     #[test]
@@ -491,7 +495,7 @@ mod tests {
         // half-length FFT streams), C2R, or GPUs.
         use TransformKind::{C2R, R2C};
         let (cpu, gpu) = (test_device::cpu(), test_device::gpu());
-        let leaf = |kind, n: usize, precision, device: &DeviceInfo| {
+        let leaf = |kind, n: usize, precision, device: &Target| {
             let problem = test_device::transform(kind, &[n], 2 << 20 >> n.ilog2(), false, precision);
             match plan(&problem, device).unwrap().steps.as_slice() {
                 [Step { kernel: KernelSpec::Stockham(k), .. }] => {
@@ -500,15 +504,15 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         };
-        assert_eq!(leaf(R2C, 1000, Precision::Single, &cpu), (true, true, true));
-        assert_eq!(leaf(R2C, 3000, Precision::Single, &cpu), (true, true, true));
-        assert!(!leaf(R2C, 4096, Precision::Single, &cpu).0);
-        let double = leaf(R2C, 1000, Precision::Double, &cpu);
+        assert_eq!(leaf(R2C, 1000, Precision::Single, &test_device::target(&cpu)), (true, true, true));
+        assert_eq!(leaf(R2C, 3000, Precision::Single, &test_device::target(&cpu)), (true, true, true));
+        assert!(!leaf(R2C, 4096, Precision::Single, &test_device::target(&cpu)).0);
+        let double = leaf(R2C, 1000, Precision::Double, &test_device::target(&cpu));
         assert!(!double.0 && double.2, "{double:?}");
-        assert!(!leaf(R2C, 4096, Precision::Double, &cpu).0);
-        assert!(!leaf(R2C, 256, Precision::Single, &cpu).0);
-        assert!(!leaf(C2R, 1000, Precision::Single, &cpu).0);
-        assert!(!leaf(R2C, 1000, Precision::Single, &gpu).0);
+        assert!(!leaf(R2C, 4096, Precision::Double, &test_device::target(&cpu)).0);
+        assert!(!leaf(R2C, 256, Precision::Single, &test_device::target(&cpu)).0);
+        assert!(!leaf(C2R, 1000, Precision::Single, &test_device::target(&cpu)).0);
+        assert!(!leaf(R2C, 1000, Precision::Single, &test_device::target(&gpu)).0);
     }
 
     #[test]
@@ -565,7 +569,7 @@ mod tests {
         // four-step (16807 = 7 x 2401), whose second spectrum also loads mirrored into the buffer's free half.
         let leaf = |kind, n, batch, precision| {
             let problem = test_device::transform(kind, &[n], batch, false, precision);
-            match plan(&problem, &test_device::cpu()).unwrap().steps.as_slice() {
+            match plan(&problem, &test_device::target(&test_device::cpu())).unwrap().steps.as_slice() {
                 [Step { kernel: KernelSpec::Stockham(k), .. }] => (format!("{:?}", k.real_stage), k.in_place_passes),
                 other => panic!("{other:?}"),
             }
@@ -588,7 +592,7 @@ mod tests {
         // (R2C the half-length FFT), with as many lanes as transforms.
         use TransformKind::{C2C, C2R, R2C};
         let wide = DeviceInfo { native_width_f32: 16, ..test_device::cpu() };
-        let shape = |kind, precision, device: &DeviceInfo| {
+        let shape = |kind, precision, device: &Target| {
             steps(kind, 256, precision, device)
                 .iter()
                 .map(|step| match &step.kernel {
@@ -598,11 +602,17 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let one = |lanes, registers, stage: &str| vec![(lanes, registers, stage.to_string())];
-        assert_eq!(shape(C2C, Precision::Single, &wide), one(16, true, "None"));
-        assert_eq!(shape(R2C, Precision::Single, &wide), one(16, true, "TwinSplit { twin_out: 129 }"));
-        assert_eq!(shape(C2R, Precision::Single, &wide), one(16, true, "TwinMerge { twin_in: 129 }"));
-        assert_eq!(shape(C2C, Precision::Single, &test_device::cpu()), one(2, false, "None"));
-        assert_eq!(shape(R2C, Precision::Double, &wide), one(2, false, "R2cPost"));
+        assert_eq!(shape(C2C, Precision::Single, &test_device::target(&wide)), one(16, true, "None"));
+        assert_eq!(
+            shape(R2C, Precision::Single, &test_device::target(&wide)),
+            one(16, true, "TwinSplit { twin_out: 129 }")
+        );
+        assert_eq!(
+            shape(C2R, Precision::Single, &test_device::target(&wide)),
+            one(16, true, "TwinMerge { twin_in: 129 }")
+        );
+        assert_eq!(shape(C2C, Precision::Single, &test_device::target(&test_device::cpu())), one(2, false, "None"));
+        assert_eq!(shape(R2C, Precision::Double, &test_device::target(&wide)), one(2, false, "R2cPost"));
     }
 
     #[test]
@@ -610,10 +620,11 @@ mod tests {
         // 64 points in registers (8 rows of 8): single always, double only as two real transforms paired as
         // x + i y; a complex double transform takes the passes through local memory.
         use TransformKind::{C2C, C2R, R2C};
-        let registers = |kind, precision| match steps(kind, 64, precision, &test_device::cpu()).as_slice() {
-            [Step { kernel: KernelSpec::Stockham(k), .. }] => k.rows_in_registers(),
-            other => panic!("not one Stockham kernel: {other:?}"),
-        };
+        let registers =
+            |kind, precision| match steps(kind, 64, precision, &test_device::target(&test_device::cpu())).as_slice() {
+                [Step { kernel: KernelSpec::Stockham(k), .. }] => k.rows_in_registers(),
+                other => panic!("not one Stockham kernel: {other:?}"),
+            };
         assert!(registers(C2C, Precision::Single));
         assert!(!registers(C2C, Precision::Double));
         for kind in [R2C, C2R] {
@@ -629,7 +640,7 @@ mod tests {
         let cpu = test_device::cpu();
         let stages = |kind, in_place| {
             let problem = test_device::transform(kind, &[16807], 33, in_place, Precision::Single);
-            stage_names(&plan(&problem, &cpu).unwrap().steps)
+            stage_names(&plan(&problem, &test_device::target(&cpu)).unwrap().steps)
         };
         assert_eq!(stages(TransformKind::C2R, false), ["TwinMergeLanes { twin_in: 134464 }"]);
         assert_eq!(stages(TransformKind::C2R, true), ["pass TwinMerge { twin_in: 134464 }", "None"]);
@@ -645,7 +656,7 @@ mod tests {
         let cpu = test_device::cpu();
         let packed = |kind, lengths: &[usize], in_place| {
             let problem = test_device::transform(kind, lengths, 16, in_place, Precision::Single);
-            let steps = plan(&problem, &cpu).unwrap().steps;
+            let steps = plan(&problem, &test_device::target(&cpu)).unwrap().steps;
             let step = if kind == R2C { steps.first() } else { steps.last() };
             match step.map(|step| &step.kernel) {
                 Some(KernelSpec::Stockham(k)) => k.packed_rows(),
@@ -669,7 +680,7 @@ mod tests {
         let leaf = |batch, in_place, planar| {
             let mut problem = test_device::transform(TransformKind::R2C, &[16807], batch, in_place, Precision::Double);
             problem.output.planar = planar;
-            match plan(&problem, &cpu).unwrap().steps.pop() {
+            match plan(&problem, &test_device::target(&cpu)).unwrap().steps.pop() {
                 Some(Step { kernel: KernelSpec::Stockham(k), .. }) => {
                     (matches!(k.real_stage, RealStage::TwinSplitLanes { .. }), k.packed_rows(), k.streaming_store)
                 }
@@ -692,7 +703,7 @@ mod tests {
             (TransformKind::C2R, Precision::Single, 1),
         ];
         for (kind, precision, passes) in cases {
-            let into_scratch: Vec<bool> = steps(kind, 1 << 20, precision, &test_device::cpu())
+            let into_scratch: Vec<bool> = steps(kind, 1 << 20, precision, &test_device::target(&test_device::cpu()))
                 .iter()
                 .filter_map(|step| match &step.kernel {
                     KernelSpec::Stockham(k) if matches!(step.dst, BufRef::Tmp(_)) => Some(k.streaming_store),

@@ -49,7 +49,7 @@ fn every_standard_problem_plans_within_each_devices_limits() {
                                 ..test_device::transform(kind, &lengths, batch, in_place, precision)
                             };
                             let case = format!("{name}: {kind:?} {precision:?} {lengths:?} x {batch} in place {in_place} no scratch {no_scratch}");
-                            match plan(&problem, &device) {
+                            match plan(&problem, &test_device::target(&device)) {
                                 Ok(exec) => {
                                     failures.extend(over_limits(&exec.steps, &device).map(|e| format!("{case}: {e}")))
                                 }

@@ -1,5 +1,6 @@
 //! Made-up devices and problems for planner unit tests, which plan without OpenCL.
 
+use super::tuning::{Target, Tuning};
 use super::{BufferLayout, Problem, TransformKind};
 use crate::codegen::Precision;
 use crate::runtime::{DeviceInfo, DeviceKind};
@@ -66,7 +67,7 @@ pub fn cpu() -> DeviceInfo {
         cache_bytes: 32 << 20,
         fp64: true,
         native_width_f32: 8,
-        // 8-wide double vectors, as AVX-512 has, where 8 double lanes were measured (`leaf::cpu_lanes`).
+        // 8-wide double vectors, as AVX-512 has, where 8 double lanes were measured (`kernel_shape::cpu_lanes`).
         native_width_f64: 8,
         svm_buffers: false,
         sub_buffer_align: 128,
@@ -83,4 +84,9 @@ pub fn gpu() -> DeviceInfo {
         local_mem_bytes: 64 << 10,
         ..cpu()
     }
+}
+
+/// `device` as the planner targets it, without tuning.
+pub fn target(device: &DeviceInfo) -> Target {
+    Target::new(device, Tuning::default())
 }

@@ -8,12 +8,12 @@
 //! - kN x N: square j is rows jN..jN+N-1 (contiguous); once each is transposed, block j N + c holds row
 //!   c k + j of the result, so the blocks move as a k x N matrix is transposed.
 
-use super::{leaf, needs_wide_index, Axis, BufRef, Ctx, ExecPlan, LogicalDim, Node, Side};
+use super::tuning::{Target, Tuning};
+use super::{kernel_shape, needs_wide_index, Axis, BufRef, Ctx, ExecPlan, LogicalDim, Node, Side};
 use crate::codegen::stockham::BatchDim;
 use crate::codegen::transpose::{TransposeKernel, TransposeOp};
 use crate::codegen::{KernelSpec, Precision};
 use crate::error::{fail, ErrorKind, Result};
-use crate::runtime::DeviceInfo;
 
 /// Lanes of a CPU-shaped transpose: rows of 8 values, one vector each.
 const CPU_LANES: usize = 8;
@@ -27,6 +27,7 @@ pub struct TransposeProblem {
     pub batch: usize,
     pub planar: bool,
     pub in_place: bool,
+    pub tuning: Tuning,
 }
 
 impl TransposeProblem {
@@ -66,8 +67,8 @@ pub fn transposable_in_place(rows: usize, cols: usize) -> Result<()> {
     )
 }
 
-fn lanes(device: &DeviceInfo) -> usize {
-    if leaf::is_cpu(device) {
+fn lanes(device: &Target) -> usize {
+    if kernel_shape::is_cpu(device) {
         CPU_LANES
     } else {
         1
@@ -75,9 +76,9 @@ fn lanes(device: &DeviceInfo) -> usize {
 }
 
 /// The steps of a transpose for the exported API.
-pub fn plan(problem: &TransposeProblem, device: &DeviceInfo) -> Result<ExecPlan> {
+pub fn plan(problem: &TransposeProblem, device: &Target) -> Result<ExecPlan> {
     problem.plane_bytes()?;
-    let TransposeProblem { precision, rows, cols, batch, planar, in_place } = *problem;
+    let TransposeProblem { precision, rows, cols, batch, planar, in_place, .. } = *problem;
     let matrix = rows * cols;
     let kernel = |op: TransposeOp, dims: &[(usize, usize)]| {
         let placed: Vec<BatchDim> = dims
@@ -196,14 +197,22 @@ fn describe(k: &TransposeKernel, src: BufRef, dst: BufRef) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::planner::test_device::cpu;
+    use crate::planner::test_device::{cpu, target};
 
     fn problem(rows: usize, cols: usize, in_place: bool) -> TransposeProblem {
-        TransposeProblem { precision: Precision::Single, rows, cols, batch: 2, planar: false, in_place }
+        TransposeProblem {
+            precision: Precision::Single,
+            rows,
+            cols,
+            batch: 2,
+            planar: false,
+            in_place,
+            tuning: Tuning::default(),
+        }
     }
 
     fn ops(p: &TransposeProblem) -> Vec<TransposeOp> {
-        plan(p, &cpu())
+        plan(p, &target(&cpu()))
             .unwrap()
             .steps
             .into_iter()
@@ -244,14 +253,14 @@ mod tests {
     #[test]
     fn zero_and_overflowing_sizes_are_refused() {
         for (rows, cols) in [(0, 4), (4, 0), (1 << 40, 1 << 40), (1 << 31, 1 << 31)] {
-            let err = plan(&problem(rows, cols, true), &cpu()).unwrap_err();
+            let err = plan(&problem(rows, cols, true), &target(&cpu())).unwrap_err();
             assert_eq!(err.kind, ErrorKind::InvalidArgValue, "{rows} x {cols}");
         }
     }
 
     #[test]
     fn other_shapes_in_place_are_refused() {
-        let err = plan(&problem(6, 4, true), &cpu()).unwrap_err();
+        let err = plan(&problem(6, 4, true), &target(&cpu())).unwrap_err();
         assert_eq!(err.kind, ErrorKind::NotImplemented);
     }
 }

@@ -38,24 +38,6 @@ extern "C" fn set_test_env() {
     }
 }
 
-/// Sets `name` to `value` before `main` (see `SET_TEST_ENV`) for the whole test binary, as every test in
-/// it wants before its first plan.
-#[allow(unused_macros)]
-macro_rules! env_before_main {
-    ($name:literal, $value:literal) => {
-        #[used]
-        #[link_section = ".init_array"]
-        static ENV_BEFORE_MAIN: extern "C" fn() = {
-            extern "C" fn set() {
-                std::env::set_var($name, $value);
-            }
-            set
-        };
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use env_before_main;
-
 /// The shared context.
 pub static ENV: Lazy<Env> = Lazy::new(|| {
     let platform = Platform::default();
@@ -106,6 +88,8 @@ pub struct Case {
     /// The plan's own no-allocation mode (`fftxSetPlanNoMemAlloc`); when on, the run also checks that the
     /// plan reports no scratch.
     pub no_mem_alloc: Option<bool>,
+    /// The plan's tuning (`fftxClfftSetPlanTuning`); `None` keeps `FFTX_TUNE`'s.
+    pub tuning: Option<&'static str>,
 }
 
 impl Case {
@@ -124,6 +108,7 @@ impl Case {
             direction: Dir::Forward,
             transposed: false,
             no_mem_alloc: None,
+            tuning: None,
         }
     }
     pub fn batch(mut self, b: usize) -> Self {
@@ -163,6 +148,10 @@ impl Case {
     }
     pub fn transposed(mut self) -> Self {
         self.transposed = true;
+        self
+    }
+    pub fn tuning(mut self, spec: &'static str) -> Self {
+        self.tuning = Some(spec);
         self
     }
     pub fn no_mem_alloc(mut self, on: bool) -> Self {
@@ -235,6 +224,7 @@ impl Case {
         unsafe {
             let dim = self.lengths.len() as i32;
             check(clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()), "create");
+            set_tuning(plan, self.tuning);
             check(clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }), "precision");
             check(
                 clfftSetLayout(plan, if self.in_planar { 2 } else { 1 }, if self.out_planar { 2 } else { 1 }),
@@ -318,6 +308,14 @@ pub fn enqueue_and_wait(
             "enqueue",
         );
         ocl::core::wait_for_event(&ocl::core::Event::from_raw_create_ptr(event)).expect("wait");
+    }
+}
+
+/// Sets `plan`'s tuning where the case names one.
+pub fn set_tuning(plan: clfftPlanHandle, tuning: Option<&str>) {
+    if let Some(spec) = tuning {
+        let spec = std::ffi::CString::new(spec).expect("a tuning spec without NUL");
+        check(unsafe { fftxClfftSetPlanTuning(plan, spec.as_ptr()) }, "tuning");
     }
 }
 
@@ -561,6 +559,8 @@ pub struct RealCase {
     pub spread: usize,
     /// Out of place: (real strides, real distance, Hermitian strides, Hermitian distance) instead of packed.
     pub custom_layout: Option<(Vec<usize>, usize, Vec<usize>, usize)>,
+    /// The plan's tuning (`fftxClfftSetPlanTuning`); `None` keeps `FFTX_TUNE`'s.
+    pub tuning: Option<&'static str>,
 }
 
 impl RealCase {
@@ -574,6 +574,7 @@ impl RealCase {
             in_place: false,
             perturb_redundant: false,
             spread: 1,
+            tuning: None,
             custom_layout: None,
         }
     }
@@ -595,6 +596,10 @@ impl RealCase {
     }
     pub fn perturbed(mut self) -> Self {
         self.perturb_redundant = true;
+        self
+    }
+    pub fn tuning(mut self, spec: &'static str) -> Self {
+        self.tuning = Some(spec);
         self
     }
     pub fn spread(mut self, factor: usize) -> Self {
@@ -733,6 +738,7 @@ impl RealCase {
         let mut plan: clfftPlanHandle = 0;
         unsafe {
             check(clfftCreateDefaultPlan(&mut plan, context_ptr(), dim, self.lengths.as_ptr()), "create");
+            set_tuning(plan, self.tuning);
             check(clfftSetPlanPrecision(plan, if self.precision == Prec::Double { 2 } else { 1 }), "precision");
             check(clfftSetLayout(plan, in_layout, out_layout), "layout");
             check(clfftSetResultLocation(plan, if self.in_place { 1 } else { 2 }), "placeness");

@@ -1,11 +1,12 @@
 //! The exported transposes (`fftxTransposeInPlace`, `fftxTransposeOutOfPlace`) against a host transpose:
 //! every value must arrive exactly, in both precisions and layouts, batched, in place and out of place.
-//! `transpose.rs` runs these cases with the kernels shaped for the device, `transpose_gpu.rs` with the GPU
-//! shapes forced.
+//! `transpose.rs` runs these cases with the kernels shaped for the device and with the GPU shapes (tiles
+//! through local memory and barriers) forced by the tuning `profile=gpu`.
 
 use super::common::*;
 use fftx::api::clfft::{CLFFT_NOTIMPLEMENTED, CLFFT_SUCCESS};
-use fftx::api::transpose::{fftxTransposeInPlace, fftxTransposeOutOfPlace};
+use fftx::api::transpose::{transpose_in_place, transpose_out_of_place};
+use fftx::planner::tuning::Tuning;
 use num_complex::Complex64;
 use std::ptr;
 
@@ -17,10 +18,12 @@ pub struct Shape {
     pub precision: Prec,
     pub planar: bool,
     pub in_place: bool,
+    /// The planner's overrides; `None` keeps `FFTX_TUNE`'s.
+    pub tuning: Option<&'static str>,
 }
 
-pub fn shape(rows: usize, cols: usize) -> Shape {
-    Shape { rows, cols, batch: 1, precision: Prec::Single, planar: false, in_place: true }
+pub fn shape(rows: usize, cols: usize, tuning: Option<&'static str>) -> Shape {
+    Shape { rows, cols, batch: 1, precision: Prec::Single, planar: false, in_place: true, tuning }
 }
 
 /// What the device holds for `v` in `precision`.
@@ -43,9 +46,14 @@ pub fn run(s: Shape) -> i32 {
     let layout = if s.planar { 2 } else { 1 };
     let mut ins = input.mems();
     let mut event = ptr::null_mut();
+    let tuning = match s.tuning {
+        Some(spec) => Tuning::parse(spec).expect("a tuning fftx reads"),
+        None => fftx::api::default_tuning(),
+    };
     let status = unsafe {
         match &output {
-            None => fftxTransposeInPlace(
+            None => transpose_in_place(
+                tuning,
                 queue_ptr(),
                 ins.as_mut_ptr(),
                 s.rows,
@@ -57,7 +65,8 @@ pub fn run(s: Shape) -> i32 {
                 ptr::null(),
                 &mut event,
             ),
-            Some(out) => fftxTransposeOutOfPlace(
+            Some(out) => transpose_out_of_place(
+                tuning,
                 queue_ptr(),
                 ins.as_mut_ptr(),
                 out.mems().as_mut_ptr(),
@@ -97,47 +106,47 @@ pub fn passes(s: Shape) {
     assert_eq!(run(s), CLFFT_SUCCESS, "{s:?}");
 }
 
-pub fn squares_in_place() {
+pub fn squares_in_place(tuning: Option<&'static str>) {
     for n in [1, 2, 3, 7, 8, 9, 16, 17, 31, 64, 100, 127, 256, 257, 1000, 1024, 1031, 2048] {
-        passes(shape(n, n));
+        passes(shape(n, n, tuning));
     }
-    passes(Shape { batch: 3, ..shape(33, 33) });
-    passes(Shape { batch: 2, precision: Prec::Double, ..shape(200, 200) });
-    passes(Shape { batch: 2, planar: true, ..shape(65, 65) });
-    passes(Shape { batch: 2, planar: true, precision: Prec::Double, ..shape(24, 24) });
+    passes(Shape { batch: 3, ..shape(33, 33, tuning) });
+    passes(Shape { batch: 2, precision: Prec::Double, ..shape(200, 200, tuning) });
+    passes(Shape { batch: 2, planar: true, ..shape(65, 65, tuning) });
+    passes(Shape { batch: 2, planar: true, precision: Prec::Double, ..shape(24, 24, tuning) });
 }
 
-pub fn the_largest_square() {
-    passes(shape(4096, 4096));
-    passes(Shape { precision: Prec::Double, planar: true, ..shape(4095, 4095) });
+pub fn the_largest_square(tuning: Option<&'static str>) {
+    passes(shape(4096, 4096, tuning));
+    passes(Shape { precision: Prec::Double, planar: true, ..shape(4095, 4095, tuning) });
 }
 
-pub fn rectangles_one_to_k_in_place() {
+pub fn rectangles_one_to_k_in_place(tuning: Option<&'static str>) {
     for k in [2, 3, 4, 5, 10] {
         for n in [1, 3, 8, 17, 64, 100] {
-            passes(shape(n, k * n));
-            passes(shape(k * n, n));
+            passes(shape(n, k * n, tuning));
+            passes(shape(k * n, n, tuning));
         }
-        passes(Shape { batch: 3, precision: Prec::Double, ..shape(12, 12 * k) });
-        passes(Shape { batch: 2, planar: true, ..shape(9 * k, 9) });
-        passes(Shape { batch: 2, planar: true, precision: Prec::Double, ..shape(40, 40 * k) });
+        passes(Shape { batch: 3, precision: Prec::Double, ..shape(12, 12 * k, tuning) });
+        passes(Shape { batch: 2, planar: true, ..shape(9 * k, 9, tuning) });
+        passes(Shape { batch: 2, planar: true, precision: Prec::Double, ..shape(40, 40 * k, tuning) });
     }
-    passes(shape(1024, 2048));
-    passes(shape(2048, 1024));
+    passes(shape(1024, 2048, tuning));
+    passes(shape(2048, 1024, tuning));
 }
 
-pub fn other_rectangles_in_place_are_not_implemented() {
-    assert_eq!(run(shape(6, 4)), CLFFT_NOTIMPLEMENTED);
-    assert_eq!(run(shape(100, 30)), CLFFT_NOTIMPLEMENTED);
+pub fn other_rectangles_in_place_are_not_implemented(tuning: Option<&'static str>) {
+    assert_eq!(run(shape(6, 4, tuning)), CLFFT_NOTIMPLEMENTED);
+    assert_eq!(run(shape(100, 30, tuning)), CLFFT_NOTIMPLEMENTED);
 }
 
-pub fn out_of_place_any_shape() {
+pub fn out_of_place_any_shape(tuning: Option<&'static str>) {
     for (rows, cols) in [(1, 1), (1, 9), (9, 1), (8, 8), (6, 4), (17, 100), (100, 30), (64, 640), (1000, 3)] {
         for precision in [Prec::Single, Prec::Double] {
             for planar in [false, true] {
-                passes(Shape { in_place: false, precision, planar, batch: 2, ..shape(rows, cols) });
+                passes(Shape { in_place: false, precision, planar, batch: 2, ..shape(rows, cols, tuning) });
             }
         }
     }
-    passes(Shape { in_place: false, ..shape(2048, 4096) });
+    passes(Shape { in_place: false, ..shape(2048, 4096, tuning) });
 }

@@ -5,10 +5,10 @@
 //! padded local arrays. GPUs get the classic form: one transform per slot, several work-items per slot
 //! cooperating through local memory.
 
+use super::tuning::Target;
 use crate::codegen::stockham::{RealStage, StockhamKernel, LINE_BYTES, REGISTER_LANES};
 use crate::codegen::Precision;
-use crate::runtime::{DeviceInfo, DeviceKind};
-use once_cell::sync::Lazy;
+use crate::runtime::DeviceKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LeafShape {
@@ -80,68 +80,14 @@ const CPU_LINE_BYTES: usize = LINE_BYTES;
 /// Output elements per work-item of an elementwise pass on a CPU (see `ElementwiseKernel::per_item`).
 const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
 
-/// Planner overrides from `FFTX_TUNE`, a `;`-separated list: `profile=cpu|gpu` plans for that kind of
-/// device whatever the device is (so the GPU code path can be exercised on a CPU), `max_leaf=N` caps the
-/// single-kernel length (so deep decompositions can be exercised with small sizes), `rader=off` runs
-/// every prime through Bluestein (to measure one against the other), `gpu_lanes=L` gives GPU leaves up to
-/// L transforms per slot in vector lanes, as many as local memory holds, so that a work-item's loads and
-/// stores along columns are runs of adjacent elements (whole 32-byte sectors with 4 single lanes) instead
-/// of one element a row apart. It is off by default: on an H100 it ran up to 1.5x slower (`bench/README.md`).
-/// `gpu_io=items` keeps GPU loads and stores item-major along columns too (see `shape`). `chunk=B` runs a
-/// CPU batch in chunks of at most B bytes (`CPU_CHUNK_BYTES`; 0: in one) even where their launches would
-/// leave the compute units unbalanced (`chunks::keeps_units_balanced`), to measure chunk sizes and test
-/// chunks with small cases. `wide_twiddle=on` gives four-step twiddles the exponent arithmetic of moduli above
-/// 2^32, which no length a test can hold needs, so that the tests check it.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Tune {
-    profile: Option<DeviceKind>,
-    max_leaf: Option<usize>,
-    no_rader: bool,
-    gpu_lanes: Option<usize>,
-    gpu_item_major_io: bool,
-    chunk_bytes: Option<usize>,
-    wide_twiddle: bool,
-}
-
-/// The overrides, read from `FFTX_TUNE` once, at the first plan (as `FFTX_LOG` is read once).
-static TUNE: Lazy<Tune> = Lazy::new(|| parse_tune(&std::env::var("FFTX_TUNE").unwrap_or_default()));
-
-fn tune() -> Tune {
-    *TUNE
-}
-
-fn parse_tune(spec: &str) -> Tune {
-    let mut tune = Tune::default();
-    for item in spec.split(';') {
-        match item.trim().split_once('=') {
-            Some(("profile", "gpu")) => tune.profile = Some(DeviceKind::Gpu),
-            Some(("profile", "cpu")) => tune.profile = Some(DeviceKind::Cpu),
-            Some(("max_leaf", n)) => tune.max_leaf = n.parse().ok().filter(|&n: &usize| n >= 2),
-            Some(("rader", "off")) => tune.no_rader = true,
-            Some(("gpu_lanes", n)) => {
-                tune.gpu_lanes = n.parse().ok().filter(|n: &usize| n.is_power_of_two() && *n <= 16)
-            }
-            Some(("gpu_io", "items")) => tune.gpu_item_major_io = true,
-            Some(("chunk", n)) => tune.chunk_bytes = n.parse().ok(),
-            Some(("wide_twiddle", "on")) => tune.wide_twiddle = true,
-            _ => {}
-        }
-    }
-    tune
-}
-
-/// True when `FFTX_TUNE=wide_twiddle=on` asks four-step twiddles for the arithmetic of moduli above 2^32.
-pub(super) fn force_wide_twiddle() -> bool {
-    tune().wide_twiddle
-}
-
-/// True when kernels take the CPU shape (explicit SIMD lanes) on `device`, `FFTX_TUNE` included.
-pub(super) fn is_cpu(device: &DeviceInfo) -> bool {
-    tune().profile.unwrap_or(device.kind) == DeviceKind::Cpu
+/// True when kernels take the CPU shape (explicit SIMD lanes) on `device` (whose kind follows the tuning's
+/// `profile`).
+pub(super) fn is_cpu(device: &Target) -> bool {
+    device.kind == DeviceKind::Cpu
 }
 
 /// Consecutive elements each work-item of an elementwise pass handles on `device`.
-pub(super) fn elementwise_per_item(device: &DeviceInfo) -> usize {
+pub(super) fn elementwise_per_item(device: &Target) -> usize {
     if is_cpu(device) {
         CPU_ELEMENTWISE_PER_ITEM
     } else {
@@ -150,7 +96,7 @@ pub(super) fn elementwise_per_item(device: &DeviceInfo) -> usize {
 }
 
 /// True when a pass writing `out_bytes` to a buffer it does not read should store non-temporally.
-pub(super) fn streams_output(device: &DeviceInfo, out_bytes: usize) -> bool {
+pub(super) fn streams_output(device: &Target, out_bytes: usize) -> bool {
     is_cpu(device) && out_bytes >= CPU_STREAMING_BYTES
 }
 
@@ -165,15 +111,10 @@ pub(super) fn streams_output(device: &DeviceInfo, out_bytes: usize) -> bool {
 /// 16 MiB was mixed (c2c double 262144 1.13x).
 const CPU_CHUNK_BYTES: usize = 8 << 20;
 
-/// The chunk budget of `device`: CPUs only, `FFTX_TUNE=chunk=B` overriding it (0: no chunks).
-pub(super) fn chunk_budget(device: &DeviceInfo) -> Option<usize> {
-    let bytes = tune().chunk_bytes.unwrap_or(CPU_CHUNK_BYTES);
+/// The chunk budget of `device`: CPUs only, the tuning's `chunk` overriding it (0: no chunks).
+pub(super) fn chunk_budget(device: &Target) -> Option<usize> {
+    let bytes = device.tuning.chunk_bytes.unwrap_or(CPU_CHUNK_BYTES);
     (is_cpu(device) && bytes > 0).then_some(bytes)
-}
-
-/// True when `FFTX_TUNE=chunk=B` sets the chunk budget: its chunks run whatever their launches.
-pub(super) fn chunk_budget_tuned() -> bool {
-    tune().chunk_bytes.is_some()
 }
 
 /// Bytes per transform up to which a CPU plan treats a transform as cached between its passes
@@ -195,25 +136,20 @@ pub(super) fn chunk_budget_tuned() -> bool {
 const CPU_CACHED_BYTES: usize = 2 << 20;
 
 /// True on a CPU for transforms of up to `CPU_CACHED_BYTES`.
-pub(super) fn cached_on_cpu(device: &DeviceInfo, bytes: usize) -> bool {
+pub(super) fn cached_on_cpu(device: &Target, bytes: usize) -> bool {
     is_cpu(device) && bytes <= CPU_CACHED_BYTES
 }
 
 /// How a four-step of `bytes` per transform splits unevenly on `device`: the lane count both passes should
 /// keep whole, and the fewest lane groups its first pass (one per `lanes` rows of each transform) should
 /// give the device's threads. None when it splits near the square root.
-pub(super) fn lopsided_split_shape(device: &DeviceInfo, bytes: usize) -> Option<(usize, usize)> {
+pub(super) fn lopsided_split_shape(device: &Target, bytes: usize) -> Option<(usize, usize)> {
     cached_on_cpu(device, bytes).then(|| (CPU_LANES, cpu_items_wanted(device)))
 }
 
 /// Work-items a CPU launch should offer at least, so that the device's threads stay balanced.
-pub(super) fn cpu_items_wanted(device: &DeviceInfo) -> usize {
+pub(super) fn cpu_items_wanted(device: &Target) -> usize {
     CPU_ITEMS_PER_UNIT * device.compute_units as usize
-}
-
-/// False under `FFTX_TUNE=rader=off`.
-pub(super) fn rader_allowed() -> bool {
-    !tune().no_rader
 }
 
 /// The largest power-of-two radix of the passes of a leaf with `lanes` lanes and real stage `stage` on
@@ -227,7 +163,7 @@ pub(super) fn rader_allowed() -> bool {
 /// 10.6-11.7 against 11.4-12.2, r2c 4096's kernel 6.5-6.6 against 6.7-7.6; c2c 512 to 2048 within noise.
 /// The C2R pre-process leaf of c2r double 4096 ran slower with radix 8 (the kernel 8.0-8.4 ms against
 /// 7.4-7.7), so it keeps radix 16.
-pub fn max_power_of_two_radix(device: &DeviceInfo, precision: Precision, lanes: usize, stage: RealStage) -> usize {
+pub fn max_power_of_two_radix(device: &Target, precision: Precision, lanes: usize, stage: RealStage) -> usize {
     let native = device.native_width_f64 as usize;
     let one_register = precision == Precision::Double && native < CPU_LANES && lanes <= native;
     if is_cpu(device) && one_register && stage != RealStage::C2rPre {
@@ -244,14 +180,14 @@ pub fn max_power_of_two_radix(device: &DeviceInfo, precision: Precision, lanes: 
 /// against 4 x 5 x 5 x 5: r2c double 1000 4.17-4.43 ms against 4.33-4.54, c2r double 1000 (pre-process fused) 4.15-4.38
 /// against 4.26-4.35, c2c double 500 7.1-7.5 against 7.7-8.1; double 2500 8.2-8.9 against 8.7-8.9, 100, 300 and 4000
 /// within noise. Single precision gained nothing (c2c 100, 500 and 4000, r2c 200 and 1000 within noise or slower).
-pub fn takes_radix_20(device: &DeviceInfo, precision: Precision, max_two: usize) -> bool {
+pub fn takes_radix_20(device: &Target, precision: Precision, max_two: usize) -> bool {
     is_cpu(device) && precision == Precision::Double && max_two == super::factor::LARGEST_TWO_RADIX
 }
 
 /// The longest transform one kernel handles; longer ones are decomposed.
-pub fn max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
+pub fn max_leaf(device: &Target, precision: Precision) -> usize {
     let natural = natural_max_leaf(device, precision);
-    tune().max_leaf.map_or(natural, |cap| cap.min(natural))
+    device.tuning.max_leaf.map_or(natural, |cap| cap.min(natural))
 }
 
 /// The longest leaf of an uneven split of a cached transform (`lopsided_split_shape`): on CPUs one whose 8
@@ -268,7 +204,7 @@ pub fn max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
 /// against 21.0-30.2; c2c double 16384 as 8 x 2048 instead of 16 x 1024, 27.3-29.1 against 30.8-34.4; 61440
 /// and 65536 (16 x 4096 instead of 64 x 1024) within noise in all three kinds (c2c 65536 in four runs
 /// 36.0-38.2 against 32.0-38.7).
-pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> usize {
+pub(super) fn max_lopsided_leaf(device: &Target, precision: Precision) -> usize {
     let longest = max_leaf(device, precision);
     if !is_cpu(device) {
         return longest;
@@ -287,13 +223,13 @@ pub(super) fn max_lopsided_leaf(device: &DeviceInfo, precision: Precision) -> us
 const CPU_LOPSIDED_LOCAL: (usize, usize) = (9, 16);
 
 /// `share` (numerator, denominator) of `device`'s local memory, in bytes.
-fn local_share(device: &DeviceInfo, share: (usize, usize)) -> usize {
+fn local_share(device: &Target, share: (usize, usize)) -> usize {
     device.local_mem_bytes as usize / share.1 * share.0
 }
 
 /// The longest leaf a decomposition (four-step, three passes) uses: `max_leaf`, on CPUs only as long as one
 /// transform stays within `CPU_SPLIT_LEAF_BYTES`.
-pub fn max_split_leaf(device: &DeviceInfo, precision: Precision) -> usize {
+pub fn max_split_leaf(device: &Target, precision: Precision) -> usize {
     let longest = max_leaf(device, precision);
     if is_cpu(device) {
         longest.min(CPU_SPLIT_LEAF_BYTES / precision.complex_bytes())
@@ -302,7 +238,7 @@ pub fn max_split_leaf(device: &DeviceInfo, precision: Precision) -> usize {
     }
 }
 
-fn natural_max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
+fn natural_max_leaf(device: &Target, precision: Precision) -> usize {
     if is_cpu(device) {
         CPU_MAX_LEAF
     } else {
@@ -316,8 +252,8 @@ fn natural_max_leaf(device: &DeviceInfo, precision: Precision) -> usize {
 /// GPUs within `max_leaf`. Longer than `max_leaf` is slower than a four-step for plain transforms, but
 /// still far better than the extra passes over memory a split would cost where work is fused into the
 /// load and store (Bluestein).
-pub fn fits_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
-    if is_cpu(device) && tune().max_leaf.is_none() {
+pub fn fits_in_one_kernel(n: usize, device: &Target, precision: Precision) -> bool {
+    if is_cpu(device) && device.tuning.max_leaf.is_none() {
         cpu_leaf_fits(n, 2, device, precision)
     } else {
         n <= max_leaf(device, precision)
@@ -326,19 +262,19 @@ pub fn fits_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -
 
 /// True when one kernel holds the whole convolution of an `n`-point Bluestein transform (for callers that
 /// choose lengths by it, such as tests of the no-allocation mode).
-pub fn fits_bluestein_in_one_kernel(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
+pub fn fits_bluestein_in_one_kernel(n: usize, device: &Target, precision: Precision) -> bool {
     fits_in_one_kernel(super::factor::bluestein_length(n), device, precision)
 }
 
 /// True when a CPU leaf of `n` points fits the device's local memory with `REGISTER_LANES` lanes, as a
 /// real stage across the lanes needs (PoCL's local memory is the L2 size: 4096 double points take 8 lanes
 /// in 2 MiB, not in 1).
-pub(super) fn register_lanes_fit(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
+pub(super) fn register_lanes_fit(n: usize, device: &Target, precision: Precision) -> bool {
     cpu_leaf_fits(n, REGISTER_LANES, device, precision)
 }
 
 /// True when a CPU leaf of `n` points with `lanes` lanes fits the device's local memory.
-fn cpu_leaf_fits(n: usize, lanes: usize, device: &DeviceInfo, precision: Precision) -> bool {
+fn cpu_leaf_fits(n: usize, lanes: usize, device: &Target, precision: Precision) -> bool {
     StockhamKernel::local_bytes(n, lanes, 1, cpu_pad_shift(n), precision) <= device.local_mem_bytes as usize
 }
 
@@ -349,18 +285,18 @@ fn cpu_pad_shift(n: usize) -> Option<u32> {
 
 /// True when a CPU leaf of `n` points pairing its columns (`RealStage::R2cPostPairs`) with 8 lanes fits the
 /// device's local memory with its third buffer, and is at most `CPU_PAIR_MAX_LEAF` long.
-pub(super) fn pair_leaf_fits(n: usize, device: &DeviceInfo, precision: Precision) -> bool {
+pub(super) fn pair_leaf_fits(n: usize, device: &Target, precision: Precision) -> bool {
     n <= CPU_PAIR_MAX_LEAF && pair_fits(n, REGISTER_LANES, device, precision)
 }
 
-fn pair_fits(n: usize, lanes: usize, device: &DeviceInfo, precision: Precision) -> bool {
+fn pair_fits(n: usize, lanes: usize, device: &Target, precision: Precision) -> bool {
     StockhamKernel::pair_local_bytes(n, lanes, cpu_pad_shift(n), precision) <= device.local_mem_bytes as usize
 }
 
 /// The lanes of a CPU leaf of `n` points pairing columns or rows (`RealStage::R2cPostPairs`, `C2rPrePairs`):
 /// `CPU_PAIR_WIDE_LANES` where the local memory holds them and the columns or rows divide as `suits` them,
 /// otherwise 8.
-fn pair_lanes(n: usize, device: &DeviceInfo, precision: Precision, suits: impl Fn(usize) -> bool) -> usize {
+fn pair_lanes(n: usize, device: &Target, precision: Precision, suits: impl Fn(usize) -> bool) -> usize {
     let wide = CPU_PAIR_WIDE_LANES;
     if suits(wide) && pair_fits(n, wide, device, precision) {
         wide
@@ -385,7 +321,7 @@ pub(super) fn column_pair_lanes(
     n: usize,
     columns: usize,
     run_columns: usize,
-    device: &DeviceInfo,
+    device: &Target,
     precision: Precision,
 ) -> usize {
     pair_lanes(n, device, precision, |lanes| {
@@ -405,7 +341,7 @@ pub(super) fn column_pair_lanes(
 /// (fftx-bench, two sets of three and four alternating runs, paired against a pass of its own, mins of 10):
 /// 2^22 (2048 rows) 9.2-9.5 and 9.8-11.6 ms against 8.0-8.4 and 8.2-9.8; 2^20 (1024 rows, 4 transforms)
 /// 8.5-9.4 and 8.9-10.7 against 7.2-7.4 and 7.4-9.2; 2^24 within noise.
-pub(super) fn row_pairs_fit(n: usize, rows: usize, device: &DeviceInfo, precision: Precision) -> bool {
+pub(super) fn row_pairs_fit(n: usize, rows: usize, device: &Target, precision: Precision) -> bool {
     let lanes = row_pair_lanes(n, rows, device, precision);
     let wide = lanes == CPU_PAIR_WIDE_LANES && precision == Precision::Double;
     let near = wide || rows * precision.complex_bytes() <= CPU_ROW_PAIR_SPAN;
@@ -413,7 +349,7 @@ pub(super) fn row_pairs_fit(n: usize, rows: usize, device: &DeviceInfo, precisio
 }
 
 /// The lanes of a CPU leaf of `n` points pairing `rows` rows, whose blocks of that many rows go in pairs.
-pub(super) fn row_pair_lanes(n: usize, rows: usize, device: &DeviceInfo, precision: Precision) -> usize {
+pub(super) fn row_pair_lanes(n: usize, rows: usize, device: &Target, precision: Precision) -> usize {
     pair_lanes(n, device, precision, |lanes| rows % (2 * lanes) == 0)
 }
 
@@ -432,7 +368,7 @@ const CPU_PAIR_MIN_RUN: usize = 16;
 /// of `runs` (a work-item stays in its row) up to the leaf's own choice `wanted` or `CPU_PAIR_MIN_RUN`. Each
 /// work-item transforms one slot more than it stores (the one before its first), so the choice minimises
 /// the slots the busiest compute unit transforms, and of equals takes the shortest run.
-pub(super) fn pair_slots_per_item(device: &DeviceInfo, runs: usize, rows: usize, wanted: usize) -> usize {
+pub(super) fn pair_slots_per_item(device: &Target, runs: usize, rows: usize, wanted: usize) -> usize {
     let units = (device.compute_units as usize).max(1);
     (1..=runs.min(wanted.max(CPU_PAIR_MIN_RUN)))
         .filter(|&d| runs % d == 0)
@@ -487,7 +423,7 @@ const CPU_NARROW_DOUBLE_LANES: usize = 4;
 /// 12.4-12.8, 1024^2 15.9-19.8 against 22.9-23.9 (mins of 10 in two runs); 65536 and 2^20 within noise.
 /// Transforms spanning more, whose rows then lie apart in memory, lost: 2^20 (1024-point columns, 16 MiB)
 /// took 41.5-52.6 ms against 41.6-43.0 with every pass at 4 lanes.
-fn cpu_lanes(device: &DeviceInfo, precision: Precision, across_lanes: bool, span: usize) -> usize {
+fn cpu_lanes(device: &Target, precision: Precision, across_lanes: bool, span: usize) -> usize {
     let native = device.native_width_f64 as usize;
     if precision == Precision::Double && native < CPU_LANES && !across_lanes && cached_on_cpu(device, span) {
         native.max(CPU_NARROW_DOUBLE_LANES)
@@ -506,7 +442,7 @@ fn cpu_lanes(device: &DeviceInfo, precision: Precision, across_lanes: bool, span
 /// against 26.7-28.1, 262144 18.7-22.3 against 30.0-33.4, double 61440 41.4-42.7 against 50.5-50.8. Where
 /// it took a quarter (single 2^20, 1024-point passes) 16 lanes stayed faster: 26.3-28.3 ms against
 /// 29.3-30.2.
-fn wide_rows_budget(device: &DeviceInfo) -> usize {
+fn wide_rows_budget(device: &Target) -> usize {
     (CPU_LANES * CPU_SPLIT_LEAF_BYTES).min(local_share(device, CPU_WIDE_ROWS_LOCAL))
 }
 
@@ -597,13 +533,13 @@ fn passes_in_place(
 /// 17.7-22.2 against 25.1-26.9. Single precision runs in place where two buffers do not fit: c2c single 32768
 /// (8 x 4096) 8.6-9.8 against 9.5-11.4 as 16 x 2048.
 /// Real stages: see `passes_in_place`.
-pub fn shape(
+pub fn leaf(
     n: usize,
     radices: &[usize],
     transforms: usize,
     source: SourceLayout,
     fusions: Fusions,
-    device: &DeviceInfo,
+    device: &Target,
     precision: Precision,
 ) -> LeafShape {
     let local = device.local_mem_bytes as usize;
@@ -654,7 +590,7 @@ pub fn shape(
     } else {
         let largest = radices.iter().copied().max().unwrap_or(1);
         let items = (n / largest).clamp(1, device.max_work_group_size.min(256));
-        let tune = tune();
+        let tune = &device.tuning;
         let mut lanes = tune.gpu_lanes.unwrap_or(1).min(transforms.next_power_of_two());
         while lanes > 1 && StockhamKernel::local_bytes(n, lanes, 1, None, precision) > local {
             lanes /= 2;
@@ -702,7 +638,7 @@ mod tests {
     }
 
     fn passes_on(problem: &Problem, device: &crate::runtime::DeviceInfo) -> Vec<(usize, usize, bool)> {
-        let exec = crate::planner::plan(problem, device).unwrap();
+        let exec = crate::planner::plan(problem, &test_device::target(device)).unwrap();
         exec.steps
             .iter()
             .map(|step| match &step.kernel {
@@ -808,7 +744,7 @@ mod tests {
         let avx2 = crate::runtime::DeviceInfo { local_mem_bytes: 512 << 10, native_width_f64: 4, ..test_device::cpu() };
         let radices = |kind, precision, device: &crate::runtime::DeviceInfo| {
             let problem = test_device::transform(kind, &[4096], 1024, false, precision);
-            let exec = crate::planner::plan(&problem, device).unwrap();
+            let exec = crate::planner::plan(&problem, &test_device::target(device)).unwrap();
             match &exec.steps[..] {
                 [step] => match &step.kernel {
                     KernelSpec::Stockham(k) => (k.lanes, k.radices.clone()),
@@ -853,7 +789,7 @@ mod tests {
         let device = crate::runtime::DeviceInfo { local_mem_bytes: 48 << 10, ..test_device::gpu() };
         let n: usize = lengths.iter().product();
         let problem = test_device::transform(kind, lengths, (1 << 22) / n, false, precision);
-        let exec = crate::planner::plan(&problem, &device).unwrap();
+        let exec = crate::planner::plan(&problem, &test_device::target(&device)).unwrap();
         exec.steps
             .iter()
             .map(|step| match &step.kernel {
@@ -875,29 +811,5 @@ mod tests {
         assert_eq!(gpu_slots(R2C, &[1024, 1024], Precision::Single), [(2, false), (2, true)]);
         // 1024 double points fill 32 KiB: one slot per group, nothing to swap.
         assert_eq!(gpu_slots(C2C, &[1048576], Precision::Double), [(1, false), (1, false)]);
-    }
-
-    #[test]
-    fn tune_reads_each_override_and_ignores_what_it_does_not_know() {
-        use super::{parse_tune, Tune};
-        use crate::runtime::DeviceKind;
-        assert_eq!(parse_tune(""), Tune::default());
-        let all = parse_tune(
-            "profile=gpu; max_leaf=16;rader=off;gpu_lanes=4;gpu_io=items;chunk=0;wide_twiddle=on;colour=blue",
-        );
-        let expected = Tune {
-            profile: Some(DeviceKind::Gpu),
-            max_leaf: Some(16),
-            no_rader: true,
-            gpu_lanes: Some(4),
-            gpu_item_major_io: true,
-            chunk_bytes: Some(0),
-            wide_twiddle: true,
-        };
-        assert_eq!(all, expected);
-        assert_eq!(parse_tune("profile=cpu").profile, Some(DeviceKind::Cpu));
-        // Values out of range are dropped rather than clamped.
-        assert_eq!(parse_tune("max_leaf=1;gpu_lanes=3"), Tune::default());
-        assert_eq!(parse_tune("gpu_lanes=32"), Tune::default());
     }
 }
