@@ -10,5 +10,6 @@ pub mod log;
 pub mod plan;
 pub mod planner;
 pub mod runtime;
+pub mod types;
 
 pub use error::{Error, ErrorKind, Result};

@@ -62,7 +62,7 @@ fn lengths_with_large_prime_factors() {
     let _serial = serial();
     let device = fftx::runtime::device_info(ENV.device.as_core().as_raw() as _).expect("device facts");
     let target = Target::new(&device, fftx::api::default_tuning());
-    let one_kernel = |n| kernel_shape::fits_bluestein_in_one_kernel(n, &target, fftx::codegen::Precision::Single);
+    let one_kernel = |n| kernel_shape::fits_bluestein_in_one_kernel(n, &target, fftx::types::Precision::Single);
     let long = if one_kernel(4097) {
         4097
     } else {

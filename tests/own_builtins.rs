@@ -10,9 +10,9 @@ mod common;
 mod transpose_cases;
 use common::*;
 use fftx::codegen::slab_twiddle::SlabTwiddle;
-use fftx::codegen::Precision;
 use fftx::runtime::cache;
 use fftx::runtime::{device_info, Context, Kernel};
+use fftx::types::Precision;
 
 fn device() -> std::sync::Arc<fftx::runtime::DeviceInfo> {
     device_info(ENV.device.as_core().as_raw() as _).expect("device facts")

@@ -3,12 +3,11 @@
 #![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
 
 use super::{guard, non_null};
-use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::{check_lengths, library, registry, Callback, Direction, Layout, Plan, Settings};
-use crate::planner::TransformKind;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Buffer, Context, Queue};
+use crate::types::Precision;
 use ocl::core::ffi::{cl_command_queue, cl_context, cl_event, cl_float, cl_mem, cl_uint, cl_ulong};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -710,7 +709,7 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             };
             // As in clFFT, real transforms run in the direction their layouts decide, whatever `dir` says
             // (clFFT's own tests pass ENDDIRECTION).
-            let real = p.settings().kind().is_ok_and(|k| k != TransformKind::C2C);
+            let real = p.settings().kind().is_ok_and(|k| k.is_real());
             let d = if real { p.settings().effective_direction(Direction::Forward) } else { direction(dir)? };
             p.enqueue(d, &queue, wait, input, output, (!tmpBuffer.is_null()).then_some(tmpBuffer))
         })?;

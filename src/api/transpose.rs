@@ -10,7 +10,6 @@
 
 use super::clfft::run;
 use super::non_null;
-use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::transpose::enqueue;
 use crate::plan::{registry, Layout};
@@ -18,6 +17,7 @@ use crate::planner::transpose::TransposeProblem;
 use crate::planner::tuning::Tuning;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Context, Queue};
+use crate::types::Precision;
 use ocl::core::ffi::{cl_command_queue, cl_event, cl_mem, cl_uint};
 use std::ffi::c_int;
 

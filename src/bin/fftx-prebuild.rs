@@ -5,12 +5,11 @@
 //! SHAPE... | --standard`, a SHAPE being `4096`, `1024x1024` or `128x128x128` (fastest axis first).
 //! `--standard` takes the shapes of the benchmark's standard table. The device is `FFTX_DEVICE`'s or the
 //! default, the cache `FFTX_CACHE_DIR`'s or the default; every kind, precision and placement named is baked.
-
-use fftx::codegen::Precision;
 use fftx::plan::{Layout, Plan, Settings};
 use fftx::planner::packed_strides;
 use fftx::runtime::cl::device_name;
 use fftx::runtime::{default_device, Context, Queue};
+use fftx::types::Precision;
 use std::time::Instant;
 
 const USAGE: &str = "usage: fftx-prebuild [--kind c2c,r2c,c2r] [--precision single,double] [--placement in,out] \

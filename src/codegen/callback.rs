@@ -7,7 +7,8 @@
 //! over its side (`CallbackKernel`, `kernels/callback.cl`), at the cost of one more read and write of
 //! that side and a copy of it.
 
-use super::{Defines, KernelSource, Precision, COMMON_CL};
+use super::{Defines, KernelSource, COMMON_CL};
+use crate::types::Precision;
 
 /// A user's callback as a kernel calls it, in its loads and stores or in a pass of its own.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +170,7 @@ fn prev_power_of_two(n: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Precision;
 
     #[test]
     fn the_user_code_precedes_the_pass_that_calls_it() {

@@ -6,9 +6,8 @@ use super::callback::FusedCallbacks;
 use super::rader;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
 use super::twiddle::{split_table, split_table_shape};
-use super::{
-    Defines, KernelSource, Precision, Reach, ACCESS_CL, COMMON_CL, ELEMENTWISE_CL, LANES_CL, LAYOUT_CL, REAL_CL,
-};
+use super::{Defines, KernelSource, Reach, ACCESS_CL, COMMON_CL, ELEMENTWISE_CL, LANES_CL, LAYOUT_CL, REAL_CL};
+use crate::types::Precision;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ElementwiseOp {
@@ -242,6 +241,7 @@ impl ElementwiseKernel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Precision;
 
     fn real_stage(n: usize, per_item: usize) -> ElementwiseKernel {
         ElementwiseKernel {

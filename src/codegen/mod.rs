@@ -11,26 +11,9 @@ pub mod transpose;
 pub mod twiddle;
 
 use crate::runtime::cache::ProgramText;
+/// Shared with the kernel generators below (`super::Precision`).
+use crate::types::Precision;
 use std::fmt::Write;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Precision {
-    Single,
-    Double,
-}
-
-impl Precision {
-    pub fn real_bytes(self) -> usize {
-        match self {
-            Precision::Single => 4,
-            Precision::Double => 8,
-        }
-    }
-
-    pub fn complex_bytes(self) -> usize {
-        2 * self.real_bytes()
-    }
-}
 
 /// A kernel ready to build: its entry point and the complete source (defines included, so a dumped program
 /// is self-contained). Its build options are the program cache's (`runtime::cache::build_options`).

@@ -2,7 +2,8 @@
 //! real transforms' Hermitian combination, their program text and their two tables of roots.
 
 use super::twiddle::unit_root;
-use super::{Defines, KernelSource, Precision};
+use super::{Defines, KernelSource};
+use crate::types::Precision;
 
 /// Unit roots as (re, im) pairs.
 pub type Roots = Vec<(f64, f64)>;
@@ -62,6 +63,7 @@ impl SlabTwiddle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Precision;
 
     #[test]
     fn tables_multiply_to_every_root() {

@@ -4,7 +4,8 @@
 
 use super::callback::FusedCallbacks;
 use super::stockham::{kind_code, layout_params, BatchDim, ElementKind};
-use super::{Defines, KernelSource, Precision, Reach, ACCESS_CL, COMMON_CL, LANES_CL, LAYOUT_CL};
+use super::{Defines, KernelSource, Reach, ACCESS_CL, COMMON_CL, LANES_CL, LAYOUT_CL};
+use crate::types::Precision;
 
 const TRANSPOSE_CL: &str = include_str!("../../kernels/transpose.cl");
 const SQUARE_CL: &str = include_str!("../../kernels/transpose_square.cl");
@@ -216,6 +217,7 @@ pub fn block_cycles(rows: usize, cols: usize) -> (Vec<u64>, Vec<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Precision;
 
     /// Applies the cycles the way the kernel does: the data of each member moves to the next.
     fn apply(rows: usize, cols: usize, data: &[usize]) -> Vec<usize> {

@@ -5,15 +5,15 @@
 pub use super::outofcore::HostData;
 use super::outofcore::{self, DeviceBudget, Streamed};
 use super::{Direction, Layout, Plan, Settings};
-use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
+use crate::planner;
 use crate::planner::tuning::{Target, Tuning};
-use crate::planner::{self, TransformKind};
 use crate::runtime::cl::{enqueue_barrier, enqueue_copy, read_buffer, write_buffer, RawContext, RawEvent, RawMem};
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
 use crate::runtime::transfer::sub_buffer;
 use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{device_info, Buffer, Context, DeviceInfo, DeviceKind, Event, Queue};
+use crate::types::{Precision, TransformKind};
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -168,7 +168,7 @@ impl Shape {
         let real = self.n.clone();
         let mut complex = self.n.clone();
         if let Some(last) = complex.last_mut() {
-            if self.fft_type.kind() != TransformKind::C2C {
+            if self.fft_type.kind().is_real() {
                 *last = *last / 2 + 1;
             }
         }
@@ -874,6 +874,7 @@ pub fn lock(plan: &Shared) -> MutexGuard<'_, CuPlan> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Precision;
 
     fn shape(n: &[usize], fft_type: FftType, batch: usize) -> Shape {
         Shape { n: n.to_vec(), fft_type, batch, advanced: None, tuning: Tuning::default() }

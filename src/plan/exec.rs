@@ -3,15 +3,16 @@
 use super::transpose;
 use super::{enqueue_chain, real_arg, Callback, Direction, KernelLaunch, Settings, KERNEL_ARGS};
 use crate::codegen::callback::{CallbackElement, CallbackKernel, CallbackStage, FusedCallbacks};
-use crate::codegen::{KernelSource, KernelSpec, Precision};
+use crate::codegen::{KernelSource, KernelSpec};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::planner::tuning::Target;
-use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step, TransformKind};
+use crate::planner::{self, BufRef, BufferLayout, ExecPlan, Problem, Step};
 use crate::runtime::cache::Lookup;
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, DeviceInfo, DeviceKind, Event, Kernel, Program, Queue};
+use crate::types::{Precision, TransformKind};
 
 struct Launch {
     run: KernelLaunch,
@@ -814,6 +815,7 @@ fn upload_table(context: &Context, table: &[(f64, f64)], precision: Precision) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::{Precision, TransformKind};
 
     /// A device as the driver might describe it, without double precision.
     fn device_without_fp64() -> DeviceInfo {

@@ -9,14 +9,14 @@ pub mod registry;
 pub mod transpose;
 
 use crate::codegen::callback::UserCallback;
-use crate::codegen::Precision;
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner::transpose::{transposable_in_place, TransposeProblem};
 use crate::planner::tuning::Tuning;
 use crate::planner::BufRef;
-use crate::planner::{packed_strides, BufferLayout, Problem, TransformKind};
+use crate::planner::{packed_strides, BufferLayout, Problem};
 use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Arg, Buffer, Context, Event, Kernel, Queue};
+use crate::types::{Precision, TransformKind};
 pub use exec::Baked;
 
 /// Data layouts, with clFFT's values.
@@ -239,7 +239,7 @@ impl Settings {
         // (`Baked`), so the planner sees it out of place.
         let rows_coincide = !self.in_place || self.check_in_place(kind, &in_strides, &out_strides)?;
         if self.transposed {
-            if dim != 2 || kind != TransformKind::C2C {
+            if dim != 2 || kind.is_real() {
                 return fail(
                     ErrorKind::TransposedNotImplemented,
                     "a transposed result is only available for 2D complex plans",
@@ -279,7 +279,7 @@ impl Settings {
         }
         let complex_lengths = {
             let mut l = self.lengths.clone();
-            if kind != TransformKind::C2C {
+            if kind.is_real() {
                 l[0] = l[0] / 2 + 1;
             }
             l
@@ -312,8 +312,7 @@ impl Settings {
         }
         // Length-1 axes carry no work; drop them as clFFT does (keeping the real axis of real transforms,
         // and at least one axis).
-        let keep: Vec<usize> =
-            (0..dim).filter(|&a| self.lengths[a] > 1 || (a == 0 && kind != TransformKind::C2C)).collect();
+        let keep: Vec<usize> = (0..dim).filter(|&a| self.lengths[a] > 1 || (a == 0 && kind.is_real())).collect();
         let keep = if keep.is_empty() { vec![0] } else { keep };
         let pick = |v: &[usize]| keep.iter().map(|&a| v[a]).collect::<Vec<_>>();
         Ok(Problem {

@@ -27,7 +27,7 @@ static BAKED: Lazy<Mutex<PerContext<TransposeProblem, Arc<Mutex<Baked>>>>> =
 
 fn bake(context: &Context, queue: &Queue, problem: &TransposeProblem) -> Result<Baked> {
     let device = device_info(queue.device()?)?;
-    if problem.precision == crate::codegen::Precision::Double && !device.fp64 {
+    if problem.precision == crate::types::Precision::Double && !device.fp64 {
         return fail(ErrorKind::DeviceNoDouble, format!("{} has no double precision", device.name));
     }
     let plane_bytes = problem.plane_bytes()?;

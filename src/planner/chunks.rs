@@ -3,8 +3,9 @@
 //! last-level cache instead of memory. Each chunk is the same problem with fewer transforms, its buffers
 //! shifted by the chunk's first transform: the same kernels serve every chunk.
 
-use super::{kernel_shape, BufRef, BufferLayout, ExecPlan, Node, Problem, TransformKind};
+use super::{kernel_shape, BufRef, BufferLayout, ExecPlan, Node, Problem};
 use crate::planner::tuning::Target;
+use crate::types::TransformKind;
 
 /// How a plan's batch runs in chunks of transforms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,10 +130,11 @@ pub(super) fn over_batch(part: ExecPlan, problem: &Problem, transforms: usize) -
 #[cfg(test)]
 mod tests {
     use super::super::test_device::{c2c, cpu, target, transform};
-    use super::super::{plan, Node, Problem, TransformKind};
+    use super::super::{plan, Node, Problem};
     use super::{transforms_per_chunk, transforms_within, MIN_CHUNK_GROUPS_PER_UNIT};
-    use crate::codegen::{KernelSpec, Precision};
+    use crate::codegen::KernelSpec;
     use crate::runtime::DeviceInfo;
+    use crate::types::{Precision, TransformKind};
 
     #[test]
     fn chunks_divide_the_batch_within_the_budget() {

@@ -574,9 +574,8 @@ fn mul_mod(x: usize, y: usize, m: usize) -> usize {
 mod tests {
     use super::*;
     use crate::planner::tuning::Target;
-
-    use crate::codegen::Precision;
-    use crate::planner::{test_device, Problem, TransformKind};
+    use crate::planner::{test_device, Problem};
+    use crate::types::{Precision, TransformKind};
 
     fn c2c_1d(n: usize, batch: usize, in_place: bool) -> Problem {
         Problem { in_place, ..test_device::c2c(&[n], batch) }
@@ -608,7 +607,7 @@ mod tests {
 
     #[test]
     fn uneven_cpu_splits_keep_their_long_leaf_within_about_half_the_local_memory() {
-        let double = |n, batch| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, batch, false) };
+        let double = |n, batch| Problem { precision: crate::types::Precision::Double, ..c2c_1d(n, batch, false) };
         // The batch in one chunk (`planner::chunks`), whose split each chunk's plan repeats.
         let split_of = |device: &crate::runtime::DeviceInfo, n| match crate::planner::plan_whole_batch(
             &double(n, 64),
@@ -650,7 +649,7 @@ mod tests {
 
     #[test]
     fn cpu_decompositions_of_uncached_transforms_keep_leaves_within_32_kib() {
-        let double = |n, batch| Problem { precision: crate::codegen::Precision::Double, ..c2c_1d(n, batch, false) };
+        let double = |n, batch| Problem { precision: crate::types::Precision::Double, ..c2c_1d(n, batch, false) };
         let cpu = test_device::cpu();
         match crate::planner::plan(&double(1 << 24, 1), &test_device::target(&cpu)).unwrap().tree {
             Node::ThreeFactor { rows: 2048, middle: 16, columns: 512, .. } => {}

@@ -7,8 +7,8 @@
 
 use super::tuning::Target;
 use crate::codegen::stockham::{RealStage, StockhamKernel, LINE_BYTES, REGISTER_LANES};
-use crate::codegen::Precision;
 use crate::runtime::DeviceKind;
+use crate::types::Precision;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LeafShape {
@@ -620,8 +620,9 @@ pub fn leaf(
 
 #[cfg(test)]
 mod tests {
-    use crate::codegen::{KernelSpec, Precision};
+    use crate::codegen::KernelSpec;
     use crate::planner::{test_device, Problem};
+    use crate::types::Precision;
 
     /// The lanes of each Stockham pass of an out-of-place 2D transform on the test CPU.
     fn lanes_2d(n: usize, precision: Precision) -> Vec<usize> {
@@ -659,7 +660,7 @@ mod tests {
             let (_, lanes, in_place) = passes_of(&test_device::transform(kind, &[n], 64, false, precision))[0];
             (lanes, in_place)
         };
-        use crate::planner::TransformKind::{C2C, C2R, R2C};
+        use crate::types::TransformKind::{C2C, C2R, R2C};
         assert_eq!(in_place(C2C, 4096, Precision::Double), (8, true));
         assert_eq!(in_place(C2C, 1000, Precision::Double), (8, true));
         assert_eq!(in_place(C2C, 4096, Precision::Single), (8, false));
@@ -696,7 +697,7 @@ mod tests {
         // Rows of 16, then 4096-point columns spanning 512 KiB: 16 lanes would take twice the usual buffer.
         assert_eq!(single(&[16, 4096])[1], (4096, 8, false));
         // Columns over Hermitian rows, off the line grid, keep two buffers.
-        use crate::planner::TransformKind::R2C;
+        use crate::types::TransformKind::R2C;
         let real = test_device::transform(R2C, &[256, 256], 1, false, Precision::Single);
         assert_eq!(passes_of(&real)[1], (256, 16, false));
     }
@@ -753,7 +754,7 @@ mod tests {
                 steps => panic!("{} passes", steps.len()),
             }
         };
-        use crate::planner::TransformKind::{C2C, C2R, R2C};
+        use crate::types::TransformKind::{C2C, C2R, R2C};
         assert_eq!(radices(C2C, Precision::Double, &avx2), (4, vec![8, 8, 8, 8]));
         assert_eq!(radices(R2C, Precision::Double, &avx2), (4, vec![8, 8, 8, 4]));
         // The C2R pre-process keeps radix 16, as do single precision and 8-wide double vectors.
@@ -772,7 +773,7 @@ mod tests {
     fn column_passes_over_rows_off_the_line_grid_read_two_cache_lines_per_row() {
         // R2C 256 x 256: rows then columns over 129-value Hermitian rows (1032 bytes apart); C2R columns
         // first. Double columns take 16 lanes at any span.
-        use crate::planner::TransformKind::{C2R, R2C};
+        use crate::types::TransformKind::{C2R, R2C};
         let real = |kind, precision| lanes_of(&test_device::transform(kind, &[256, 256], 1, false, precision));
         assert_eq!(real(R2C, Precision::Single), [8, 16]);
         assert_eq!(real(C2R, Precision::Single), [16, 8]);
@@ -785,7 +786,7 @@ mod tests {
     }
 
     /// (slots per group, slot-major) of each Stockham pass of `lengths` on a GPU with 48 KiB of local memory.
-    fn gpu_slots(kind: crate::planner::TransformKind, lengths: &[usize], precision: Precision) -> Vec<(usize, bool)> {
+    fn gpu_slots(kind: crate::types::TransformKind, lengths: &[usize], precision: Precision) -> Vec<(usize, bool)> {
         let device = crate::runtime::DeviceInfo { local_mem_bytes: 48 << 10, ..test_device::gpu() };
         let n: usize = lengths.iter().product();
         let problem = test_device::transform(kind, lengths, (1 << 22) / n, false, precision);
@@ -801,7 +802,7 @@ mod tests {
 
     #[test]
     fn gpu_leaves_along_columns_load_and_store_slot_major() {
-        use crate::planner::TransformKind::{C2C, R2C};
+        use crate::types::TransformKind::{C2C, R2C};
         // 2D: the rows item-major, the columns slot-major with two slots of 1024 single points (16 KiB each).
         assert_eq!(gpu_slots(C2C, &[1024, 1024], Precision::Single), [(1, false), (2, true)]);
         // A four-step's column pass and its transposing row pass both have a side along columns; 256-point

@@ -29,9 +29,10 @@ use crate::codegen::elementwise::{ElementwiseKernel, ElementwiseOp};
 use crate::codegen::stockham::{
     register_lanes, BatchDim, ElementKind, LanesDft, PostTwiddle, RealStage, StockhamKernel, REGISTER_LANES,
 };
-use crate::codegen::{KernelSpec, Precision, Reach};
+use crate::codegen::{KernelSpec, Reach};
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
+use crate::types::{Precision, TransformKind};
 use std::borrow::Cow;
 pub use tree::Node;
 use tuning::Target;
@@ -84,15 +85,6 @@ pub enum BufRef {
     Tmp(usize),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TransformKind {
-    C2C,
-    /// Real input, Hermitian output (forward).
-    R2C,
-    /// Hermitian input, real output (backward).
-    C2R,
-}
-
 /// A transform as the planner sees it.
 #[derive(Debug, Clone)]
 pub struct Problem {
@@ -130,7 +122,7 @@ impl Problem {
     /// Lengths of the complex data: a Hermitian axis 0 keeps lengths[0] / 2 + 1 values.
     pub fn complex_lengths(&self) -> Vec<usize> {
         let mut l = self.lengths.clone();
-        if self.kind != TransformKind::C2C {
+        if self.kind.is_real() {
             l[0] = l[0] / 2 + 1;
         }
         l
@@ -142,7 +134,7 @@ impl Problem {
     /// across cache lines.
     fn work_lengths(&self) -> Vec<usize> {
         let mut l = self.complex_lengths();
-        if self.kind != TransformKind::C2C {
+        if self.kind.is_real() {
             l[0] = self.work_row().next_multiple_of(ROW_ALIGN);
         }
         l

@@ -7,8 +7,9 @@
 //! place (the caller's input stays intact), and ends with the real axis. The first two complex axes run as
 //! one plane where one kernel takes it (`plane_rows`).
 
-use super::{factor, kernel_shape, real, Axis, BufRef, Ctx, Job, LogicalDim, Node, TransformKind};
+use super::{factor, kernel_shape, real, Axis, BufRef, Ctx, Job, LogicalDim, Node};
 use crate::error::Result;
+use crate::types::TransformKind;
 
 pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
     let problem = ctx.problem;
@@ -126,10 +127,10 @@ fn batch_dims(ctx: &Ctx, axes: &[usize], order_by: BufRef) -> Vec<LogicalDim> {
 mod tests {
     use crate::codegen::stockham::{InputPrefetch, StockhamKernel};
     use crate::codegen::KernelSpec;
-    use crate::codegen::Precision;
     use crate::planner::tuning::Target;
-    use crate::planner::{test_device, BufRef, BufferLayout, Problem, TransformKind};
+    use crate::planner::{test_device, BufRef, BufferLayout, Problem};
     use crate::runtime::DeviceInfo;
+    use crate::types::{Precision, TransformKind};
 
     /// The plane of each Stockham step of the plan: Some(n0) where axes 0 and 1 run in one kernel.
     fn planes(problem: &Problem) -> Vec<Option<usize>> {

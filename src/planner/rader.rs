@@ -10,9 +10,9 @@ use super::scratch::TransformScratch;
 use super::{Ctx, Job, Node};
 use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::rader;
-use crate::codegen::Precision;
 use crate::error::Result;
 use crate::planner::{factor, kernel_shape};
+use crate::types::Precision;
 
 /// True when Rader should run `job` (n prime, n - 1 smooth, Bluestein's convolution too long to fuse).
 pub(super) fn suits(ctx: &Ctx, job: &Job) -> bool {

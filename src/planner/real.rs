@@ -19,8 +19,8 @@ use super::scratch::TransformScratch;
 use super::{factor, fourstep, kernel_shape, Axis, BufRef, Ctx, Job, LogicalDim, Node, Side};
 use crate::codegen::elementwise::ElementwiseOp;
 use crate::codegen::stockham::{RealStage, REGISTER_LANES};
-use crate::codegen::Precision;
 use crate::error::Result;
+use crate::types::Precision;
 
 fn axis0(count: usize) -> LogicalDim {
     LogicalDim::along(Axis::Dim(0), count, 1, 1)
@@ -401,10 +401,11 @@ fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> R
 #[cfg(test)]
 mod tests {
     use crate::codegen::stockham::{RealStage, StockhamKernel};
-    use crate::codegen::{KernelSpec, Precision};
+    use crate::codegen::KernelSpec;
     use crate::planner::tuning::Target;
-    use crate::planner::{plan, plan_whole_batch, test_device, BufRef, Step, TransformKind};
+    use crate::planner::{plan, plan_whole_batch, test_device, BufRef, Step};
     use crate::runtime::DeviceInfo;
+    use crate::types::{Precision, TransformKind};
 
     /// The passes of two transforms of `n` reals, packed, the batch in one chunk (`planner::chunks`).
     fn steps(kind: TransformKind, n: usize, precision: Precision, device: &Target) -> Vec<Step> {

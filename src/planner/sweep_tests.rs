@@ -4,9 +4,10 @@
 //! on), and GPUs have 32-64 KiB.
 
 use super::test_device;
-use super::{plan, Problem, TransformKind};
-use crate::codegen::{KernelSpec, Precision};
+use super::{plan, Problem};
+use crate::codegen::KernelSpec;
 use crate::runtime::DeviceInfo;
+use crate::types::{Precision, TransformKind};
 
 fn devices() -> Vec<(&'static str, DeviceInfo)> {
     use test_device::{cpu, gpu};

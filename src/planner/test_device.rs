@@ -1,9 +1,9 @@
 //! Made-up devices and problems for planner unit tests, which plan without OpenCL.
 
 use super::tuning::{Target, Tuning};
-use super::{BufferLayout, Problem, TransformKind};
-use crate::codegen::Precision;
+use super::{BufferLayout, Problem};
 use crate::runtime::{DeviceInfo, DeviceKind};
+use crate::types::{Precision, TransformKind};
 
 /// A single-precision complex transform of `lengths` over packed buffers, out of place.
 pub fn c2c(lengths: &[usize], batch: usize) -> Problem {

@@ -12,8 +12,9 @@ use super::tuning::{Target, Tuning};
 use super::{kernel_shape, needs_wide_index, Axis, BufRef, Ctx, ExecPlan, LogicalDim, Node, Side};
 use crate::codegen::stockham::BatchDim;
 use crate::codegen::transpose::{TransposeKernel, TransposeOp};
-use crate::codegen::{KernelSpec, Precision};
+use crate::codegen::KernelSpec;
 use crate::error::{fail, ErrorKind, Result};
+use crate::types::Precision;
 
 /// Lanes of a CPU-shaped transpose: rows of 8 values, one vector each.
 const CPU_LANES: usize = 8;
@@ -198,6 +199,7 @@ fn describe(k: &TransposeKernel, src: BufRef, dst: BufRef) -> String {
 mod tests {
     use super::*;
     use crate::planner::test_device::{cpu, target};
+    use crate::types::Precision;
 
     fn problem(rows: usize, cols: usize, in_place: bool) -> TransposeProblem {
         TransposeProblem {

@@ -14,13 +14,13 @@ use super::{
     column_slab_plan, column_too_large, host_scratch, largest_divisor_at_most, line, DeviceBudget, HostData,
     SlabBuffers, Streamed,
 };
-use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::plan::{Direction, Layout, Plan, Settings};
-use crate::planner::{packed_strides, TransformKind};
+use crate::planner::packed_strides;
 use crate::runtime::transfer::{HostStream, Rect};
 use crate::runtime::{Context, Queue};
+use crate::types::{Precision, TransformKind};
 
 /// Runs `job`, a 2D or 3D transform.
 pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, job: Streamed) -> Result<()> {

@@ -17,14 +17,14 @@ use super::{
     SlabBuffers, Streamed,
 };
 use crate::codegen::slab_twiddle::SlabTwiddle;
-use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use crate::plan::{Direction, Plan};
-use crate::planner::{factor, TransformKind};
+use crate::planner::factor;
 use crate::runtime::cl::RawEvent;
 use crate::runtime::transfer::{HostStream, Rect};
 use crate::runtime::{cache, device_info, Arg, Buffer, Context, Kernel, Queue};
+use crate::types::{Precision, TransformKind};
 
 /// Splits `n` into n1 * n2 as close to sqrt(n) as possible, n2 >= n1 (n2 is the column length, which
 /// the column pass holds whole on the device). `None` when `n` is prime.
@@ -37,7 +37,7 @@ pub fn split(n: usize) -> Option<(usize, usize)> {
 /// The length of the complex transform a 1D transform of length `n` streams as: half of an even real length
 /// (its reals taken in pairs), else `n` (an odd real length's reals widened).
 pub(super) fn complex_length(n: usize, kind: TransformKind) -> usize {
-    if kind != TransformKind::C2C && n % 2 == 0 {
+    if kind.is_real() && n % 2 == 0 {
         n / 2
     } else {
         n
@@ -50,7 +50,7 @@ pub(super) fn run(context: &Context, queues: &[Queue; 2], budget: DeviceBudget, 
     let n = n[0];
     let elem = precision.complex_bytes();
     let in_place = matches!(data, HostData::InPlace(_));
-    let odd_real = kind != TransformKind::C2C && n % 2 == 1;
+    let odd_real = kind.is_real() && n % 2 == 1;
     // The bytes of one transform's reals (unpadded) and of its Hermitian values.
     let (real, hermitian) = (n * precision.real_bytes(), (n / 2 + 1) * elem);
     // The bytes from one transform to the next on either side.

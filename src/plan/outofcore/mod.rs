@@ -10,13 +10,13 @@ mod line;
 pub use line::split;
 
 use super::{Direction, Plan, Settings};
-use crate::codegen::Precision;
 use crate::error::{fail, ErrorKind, Result};
-use crate::planner::{factor, TransformKind};
+use crate::planner::factor;
 use crate::runtime::cl::RawMem;
 use crate::runtime::transfer::HostStream;
 use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{device_info, Context, DeviceInfo, DeviceKind, Queue};
+use crate::types::{Precision, TransformKind};
 
 /// How much device memory the slabs may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -281,6 +281,7 @@ fn slab_settings(
 mod tests {
     use super::*;
     use crate::planner::test_device;
+    use crate::types::{Precision, TransformKind};
 
     #[test]
     fn slabs_take_little_of_a_cpu_device_and_all_of_a_gpu() {
