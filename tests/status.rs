@@ -233,9 +233,8 @@ fn sub_buffers_smaller_than_the_plan_reaches() {
 }
 
 #[test]
-fn zero_strides_distances_and_batches() {
+fn zero_strides_and_distances() {
     let plan = create(&[16, 4]);
-    assert_eq!(clfftSetPlanBatchSize(plan, 0), CLFFT_INVALID_ARG_VALUE, "batch");
     // Zero input strides and distances read one value many times (c2c::zero_input_strides_and_distances);
     // zero output strides and distances would write many results to one place.
     set_strides(plan, &[0, 16], &[0, 16]);
@@ -245,6 +244,39 @@ fn zero_strides_distances_and_batches() {
     check(clfftSetResultLocation(plan, 2), "out of place");
     check(clfftSetPlanDistance(plan, 64, 0), "distance");
     assert_eq!(bake(plan), CLFFT_INVALID_ARG_VALUE, "distance");
+    destroy(plan);
+}
+
+/// A batch of zero, which clFFT accepts, runs nothing: the plan bakes, needs no scratch, and its enqueue gives an
+/// event and leaves the buffers as they were (clFFT writes one transform or garbage into the output on some
+/// plans: `c-tests/clfft_calling_patterns.c::batch_zero_64x64`).
+#[test]
+fn a_batch_of_zero_runs_nothing() {
+    let plan = create(&[16, 4]);
+    check(clfftSetResultLocation(plan, 2), "out of place");
+    check(clfftSetPlanBatchSize(plan, 0), "batch");
+    let mut batch = 1;
+    check(unsafe { clfftGetPlanBatchSize(plan, &mut batch) }, "get batch");
+    assert_eq!(batch, 0);
+    check(bake(plan), "bake");
+    let mut tmp = 1;
+    check(unsafe { clfftGetTmpBufSize(plan, &mut tmp) }, "tmp size");
+    assert_eq!(tmp, 0, "scratch for no transform");
+    let x = random_complex(64, 16);
+    let filler = vec![Complex64::new(12345.0, -12345.0); 64];
+    let (input, output) =
+        (DeviceData::upload(&x, Prec::Single, false), DeviceData::upload(&filler, Prec::Single, false));
+    check(enqueue(plan, input.mems(), output.mems(), ptr::null_mut()), "enqueue");
+    assert_eq!(output.download(), filler, "the output of no transform");
+    assert_eq!(input.download(), DeviceData::upload(&x, Prec::Single, false).download(), "the input");
+    check(clfftSetPlanBatchSize(plan, 2), "batch");
+    let twice: Vec<Complex64> = x.iter().chain(&x).copied().collect();
+    let (input, output) =
+        (DeviceData::upload(&twice, Prec::Single, false), DeviceData::upload(&twice, Prec::Single, false));
+    check(enqueue(plan, input.mems(), output.mems(), ptr::null_mut()), "enqueue a batch of 2 again");
+    let want = reference_fft(&x, &[16, 4], Dir::Forward);
+    let error = nrmse(&output.download()[64..], &want);
+    assert!(error <= tolerance(Prec::Single), "rmse {error:.3e}");
     destroy(plan);
 }
 

@@ -439,6 +439,17 @@ impl Baked {
         &self.exec.tree
     }
 
+    /// Fails unless `queue` belongs to the plan's context and to the device it was baked for.
+    pub fn check_queue(&self, queue: &Queue) -> Result<()> {
+        if queue.context()? != self.context.raw() {
+            return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
+        }
+        if queue.device()? as usize != self.device {
+            return fail(ErrorKind::DeviceMismatch, "the queue's device is not the device the plan was baked for");
+        }
+        Ok(())
+    }
+
     /// Enqueues the transform on `queue` after `wait`; the returned event completes with the whole transform.
     #[allow(clippy::too_many_arguments)]
     pub fn enqueue(
@@ -451,12 +462,7 @@ impl Baked {
         output: &[RawMem],
         tmp: Option<RawMem>,
     ) -> Result<Event> {
-        if queue.context()? != self.context.raw() {
-            return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
-        }
-        if queue.device()? as usize != self.device {
-            return fail(ErrorKind::DeviceMismatch, "the queue's device is not the device the plan was baked for");
-        }
+        self.check_queue(queue)?;
         if self.first_launch {
             cache::wait_for_writes();
             self.first_launch = false;
