@@ -654,14 +654,8 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
         // clFFT takes the buffer whenever the pointer is given, whatever the count.
         let raw = if userdata.is_null() { std::ptr::null_mut() } else { *userdata };
         with_plan(plHandle, |plan| {
-            let userdata = if raw.is_null() {
-                None
-            } else {
-                if Buffer::context_of_raw(raw)? != plan.settings().context.raw() {
-                    return fail(ErrorKind::InvalidContext, "the user-data buffer belongs to another context");
-                }
-                Some(Buffer::retained(raw)?)
-            };
+            // A buffer of another context is passed to the kernels as it is, as clFFT passes it.
+            let userdata = if raw.is_null() { None } else { Some(Buffer::retained(raw)?) };
             let callback = Some(Callback { function, code, local_bytes: localMemSize.max(0) as usize, userdata });
             if callbackType == PRECALLBACK {
                 plan.settings_mut().pre_callback = callback;
