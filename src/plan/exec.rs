@@ -651,9 +651,9 @@ impl Baked {
                 .collect::<Result<_>>()?;
         }
         let mut event = None;
-        for plane in 0..self.input_copy.len() {
+        let copies: Vec<RawMem> = self.input_copy.iter().map(|c| c.raw()).collect();
+        for (&src, dst) in inputs.iter().zip(copies) {
             let after: Vec<RawEvent> = event.as_ref().map_or_else(|| wait.to_vec(), |e: &Event| vec![e.raw()]);
-            let (src, dst) = (inputs[plane], self.input_copy[plane].raw());
             event = Some(if Buffer::context_of_raw(src)? == self.context.raw() {
                 crate::runtime::cl::enqueue_copy(queue.raw(), src, dst, 0, 0, self.in_bytes, &after)?
             } else {
