@@ -29,14 +29,14 @@ int main(void)
     size_t length = 64;
     clfftPlanHandle plan;
     CHECK(clfftCreateDefaultPlan(&plan, env.context, CLFFT_1D, &length));
-    EXPECT_STATUS(CLFFT_INVALID_ARG_VALUE, clfftSetPlanBatchSize(plan, 0));
+    EXPECT_STATUS(CLFFT_INVALID_ARG_VALUE, clfftSetPlanPrecision(plan, (clfftPrecision)7));
     const char *message = fftxGetLastErrorMessage();
     printf("clFFT: %s\n", message);
-    REQUIRE(starts_with(message, "clfftSetPlanBatchSize: "));
-    REQUIRE(strlen(message) > strlen("clfftSetPlanBatchSize: "));
+    REQUIRE(starts_with(message, "clfftSetPlanPrecision: "));
+    REQUIRE(strlen(message) > strlen("clfftSetPlanPrecision: "));
     /* A call that succeeds leaves the message of the latest failure. */
     CHECK(clfftSetPlanBatchSize(plan, 2));
-    REQUIRE(starts_with(fftxGetLastErrorMessage(), "clfftSetPlanBatchSize: "));
+    REQUIRE(starts_with(fftxGetLastErrorMessage(), "clfftSetPlanPrecision: "));
     CHECK(clfftDestroyPlan(&plan));
 
     /* A cuFFT-style call that fails. */

@@ -326,10 +326,6 @@ fn callback_arguments_are_checked_and_a_callback_that_does_not_compile_fails_the
             clfftSetPlanCallback(0xdead, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, ptr::null_mut(), 0),
             CLFFT_INVALID_PLAN
         );
-        let elsewhere = ocl::Context::builder().devices(ENV.device).build().expect("a second context");
-        let foreign = ocl::Buffer::<f32>::builder().context(&elsewhere).len(16).build().expect("buffer");
-        let mut foreign_mem = foreign.as_core().as_ptr();
-        assert_eq!(clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, &mut foreign_mem, 1), -34);
     }
     // A typo in the user's code reaches the caller at bake as clBuildProgram's status.
     check(
@@ -350,6 +346,41 @@ fn callback_arguments_are_checked_and_a_callback_that_does_not_compile_fails_the
     // Registering again replaces the callback.
     check(set_callback(plan, "f", code.to_str().unwrap(), 0, PRECALLBACK, None), "set");
     check(bake(plan), "bake");
+    destroy(plan);
+}
+
+/// A user-data buffer of another context than the plan's goes to the kernels as it is, as clFFT passes it
+/// (`c-tests/clfft_calling_patterns.c::callback_user_data_of_another_context`): on one device the callback reads it.
+#[test]
+fn a_user_data_buffer_of_another_context_is_read() {
+    let (n, precision) = (32, Prec::Single);
+    let x = random_complex(n, 14);
+    let w = weights(n, 15);
+    let elsewhere = ocl::Context::builder().devices(ENV.device).build().expect("a second context");
+    let foreign = ocl::Buffer::<f32>::builder()
+        .context(&elsewhere)
+        .flags(ocl::flags::MEM_READ_WRITE | ocl::flags::MEM_COPY_HOST_PTR)
+        .len(n)
+        .copy_host_slice(&w.iter().map(|&v| v as f32).collect::<Vec<_>>())
+        .build()
+        .expect("a buffer of the second context");
+    let plan = create(&[n], precision);
+    check(clfftSetResultLocation(plan, 2), "out of place");
+    let (name, code) = (CString::new("pre_scaled").unwrap(), CString::new(PRE_SCALED).unwrap());
+    let mut mem = foreign.as_core().as_ptr();
+    check(
+        unsafe { clfftSetPlanCallback(plan, name.as_ptr(), code.as_ptr(), 0, PRECALLBACK, &mut mem, 1) },
+        "a user-data buffer of another context",
+    );
+    let input = upload(vec![interleave(&x)], precision);
+    let output = upload(vec![vec![0.0; 2 * n]], precision);
+    run(plan, CLFFT_FORWARD, &input, Some(&output));
+    let scaled: Vec<Complex64> = x.iter().zip(&w).map(|(v, w)| v * w).collect();
+    let want = reference_fft(&scaled, &[n], Dir::Forward);
+    let got = output.download();
+    let got: Vec<Complex64> = (0..n).map(|k| got.complex(false, k)).collect();
+    let error = nrmse(&got, &want);
+    assert!(error <= tolerance(precision), "rmse {error:.3e}");
     destroy(plan);
 }
 

@@ -215,9 +215,53 @@ fn queues_and_buffers_of_another_context() {
     check(bake(plan), "bake on the plan's context");
     let data = DeviceData::upload(&random_complex(64, 9), Prec::Single, false);
     assert_eq!(enqueue_on(plan, other_queue.as_core().as_ptr(), data.mems(), NONE, ptr::null_mut()), INVALID_CONTEXT);
-    let foreign = ocl::Buffer::<f32>::builder().context(&other).len(128).build().expect("a foreign buffer");
-    let foreign = foreign.as_core().as_ptr();
-    assert_eq!(enqueue(plan, [foreign; 2], NONE, ptr::null_mut()), INVALID_CONTEXT, "buffer");
+    // Buffers of another context go to the kernels as they are, as clFFT passes them
+    // (`c-tests/clfft_calling_patterns.c::buffers_of_another_context`): on one device the transform runs.
+    let x = random_complex(64, 9);
+    let values: Vec<f32> = x.iter().flat_map(|c| [c.re as f32, c.im as f32]).collect();
+    let foreign = ocl::Buffer::<f32>::builder()
+        .queue(other_queue.clone())
+        .flags(ocl::flags::MEM_READ_WRITE | ocl::flags::MEM_COPY_HOST_PTR)
+        .len(128)
+        .copy_host_slice(&values)
+        .build()
+        .expect("a buffer of the other context");
+    check(enqueue(plan, [foreign.as_core().as_ptr(); 2], NONE, ptr::null_mut()), "buffers of another context");
+    let mut result = vec![0f32; 128];
+    foreign.read(&mut result).enq().expect("read the result");
+    let got: Vec<Complex64> = result.chunks_exact(2).map(|c| Complex64::new(c[0].into(), c[1].into())).collect();
+    let error = nrmse(&got, &reference_fft(&x, &[64], Dir::Forward));
+    assert!(error <= tolerance(Prec::Single), "rmse {error:.3e}");
+    destroy(plan);
+    // An out-of-place real plan given one buffer of another context as input and output, its rows of 64 reals
+    // apart from its rows of 33 complex values: the transform reads a copy of the input, which a kernel makes.
+    let plan = create(&[64]);
+    check(clfftSetLayout(plan, 5, 3), "real to Hermitian");
+    check(clfftSetResultLocation(plan, 2), "out of place");
+    check(clfftSetPlanBatchSize(plan, 3), "batch");
+    check(clfftSetPlanDistance(plan, 64, 33), "distances");
+    let reals: Vec<f32> = random_complex(192, 17).iter().map(|c| c.re as f32).chain([0.0; 6]).collect();
+    let shared = ocl::Buffer::<f32>::builder()
+        .queue(other_queue.clone())
+        .flags(ocl::flags::MEM_READ_WRITE | ocl::flags::MEM_COPY_HOST_PTR)
+        .len(reals.len())
+        .copy_host_slice(&reals)
+        .build()
+        .expect("a buffer of the other context");
+    let mem = shared.as_core().as_ptr();
+    check(enqueue(plan, [mem; 2], [mem; 2], ptr::null_mut()), "one buffer of another context as input and output");
+    let mut result = vec![0f32; reals.len()];
+    shared.read(&mut result).enq().expect("read the result");
+    let got: Vec<Complex64> = result.chunks_exact(2).map(|c| Complex64::new(c[0].into(), c[1].into())).collect();
+    let want: Vec<Complex64> = reals[..192]
+        .chunks_exact(64)
+        .flat_map(|row| {
+            let row: Vec<Complex64> = row.iter().map(|&v| Complex64::new(v.into(), 0.0)).collect();
+            reference_fft(&row, &[64], Dir::Forward)[..33].to_vec()
+        })
+        .collect();
+    let error = nrmse(&got[..99], &want);
+    assert!(error <= tolerance(Prec::Single), "rmse {error:.3e} with a copy of the input");
     destroy(plan);
 }
 
@@ -233,9 +277,8 @@ fn sub_buffers_smaller_than_the_plan_reaches() {
 }
 
 #[test]
-fn zero_strides_distances_and_batches() {
+fn zero_strides_and_distances() {
     let plan = create(&[16, 4]);
-    assert_eq!(clfftSetPlanBatchSize(plan, 0), CLFFT_INVALID_ARG_VALUE, "batch");
     // Zero input strides and distances read one value many times (c2c::zero_input_strides_and_distances);
     // zero output strides and distances would write many results to one place.
     set_strides(plan, &[0, 16], &[0, 16]);
@@ -245,6 +288,39 @@ fn zero_strides_distances_and_batches() {
     check(clfftSetResultLocation(plan, 2), "out of place");
     check(clfftSetPlanDistance(plan, 64, 0), "distance");
     assert_eq!(bake(plan), CLFFT_INVALID_ARG_VALUE, "distance");
+    destroy(plan);
+}
+
+/// A batch of zero, which clFFT accepts, runs nothing: the plan bakes, needs no scratch, and its enqueue gives an
+/// event and leaves the buffers as they were (clFFT writes one transform or garbage into the output on some
+/// plans: `c-tests/clfft_calling_patterns.c::batch_zero_64x64`).
+#[test]
+fn a_batch_of_zero_runs_nothing() {
+    let plan = create(&[16, 4]);
+    check(clfftSetResultLocation(plan, 2), "out of place");
+    check(clfftSetPlanBatchSize(plan, 0), "batch");
+    let mut batch = 1;
+    check(unsafe { clfftGetPlanBatchSize(plan, &mut batch) }, "get batch");
+    assert_eq!(batch, 0);
+    check(bake(plan), "bake");
+    let mut tmp = 1;
+    check(unsafe { clfftGetTmpBufSize(plan, &mut tmp) }, "tmp size");
+    assert_eq!(tmp, 0, "scratch for no transform");
+    let x = random_complex(64, 16);
+    let filler = vec![Complex64::new(12345.0, -12345.0); 64];
+    let (input, output) =
+        (DeviceData::upload(&x, Prec::Single, false), DeviceData::upload(&filler, Prec::Single, false));
+    check(enqueue(plan, input.mems(), output.mems(), ptr::null_mut()), "enqueue");
+    assert_eq!(output.download(), filler, "the output of no transform");
+    assert_eq!(input.download(), DeviceData::upload(&x, Prec::Single, false).download(), "the input");
+    check(clfftSetPlanBatchSize(plan, 2), "batch");
+    let twice: Vec<Complex64> = x.iter().chain(&x).copied().collect();
+    let (input, output) =
+        (DeviceData::upload(&twice, Prec::Single, false), DeviceData::upload(&twice, Prec::Single, false));
+    check(enqueue(plan, input.mems(), output.mems(), ptr::null_mut()), "enqueue a batch of 2 again");
+    let want = reference_fft(&x, &[16, 4], Dir::Forward);
+    let error = nrmse(&output.download()[64..], &want);
+    assert!(error <= tolerance(Prec::Single), "rmse {error:.3e}");
     destroy(plan);
 }
 

@@ -355,12 +355,11 @@ pub unsafe extern "C" fn clfftGetPlanBatchSize(plHandle: clfftPlanHandle, batchS
     })
 }
 
+/// A batch of zero transforms is accepted, as clFFT accepts it: the plan bakes as one of one transform and its
+/// enqueue runs nothing (`Plan::enqueue`).
 #[no_mangle]
 pub extern "C" fn clfftSetPlanBatchSize(plHandle: clfftPlanHandle, batchSize: usize) -> clfftStatus {
     run("clfftSetPlanBatchSize", || {
-        if batchSize == 0 {
-            return fail(ErrorKind::InvalidArgValue, "batch size is zero");
-        }
         with_plan(plHandle, |p| {
             p.settings_mut().batch = batchSize;
             Ok(())
@@ -607,6 +606,7 @@ pub unsafe extern "C" fn clfftGetTmpBufSize(plHandle: clfftPlanHandle, buffersiz
     run("clfftGetTmpBufSize", || {
         non_null(buffersize, "buffersize")?;
         *buffersize = with_plan(plHandle, |p| match p.baked() {
+            Some(_) if p.settings().batch == 0 => Ok(0),
             Some(b) => Ok(b.tmp_bytes()),
             None => fail(ErrorKind::InvalidOperation, "the plan is not baked yet"),
         })?;
@@ -654,14 +654,8 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
         // clFFT takes the buffer whenever the pointer is given, whatever the count.
         let raw = if userdata.is_null() { std::ptr::null_mut() } else { *userdata };
         with_plan(plHandle, |plan| {
-            let userdata = if raw.is_null() {
-                None
-            } else {
-                if Buffer::context_of_raw(raw)? != plan.settings().context.raw() {
-                    return fail(ErrorKind::InvalidContext, "the user-data buffer belongs to another context");
-                }
-                Some(Buffer::retained(raw)?)
-            };
+            // A buffer of another context is passed to the kernels as it is, as clFFT passes it.
+            let userdata = if raw.is_null() { None } else { Some(Buffer::retained(raw)?) };
             let callback = Some(Callback { function, code, local_bytes: localMemSize.max(0) as usize, userdata });
             if callbackType == PRECALLBACK {
                 plan.settings_mut().pre_callback = callback;

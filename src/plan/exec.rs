@@ -40,6 +40,9 @@ pub struct Baked {
     /// The plan's copy of the input, one buffer per plane, for launches whose output overlaps their input where
     /// the kernels do not run in place; made at the first such launch.
     input_copy: Vec<WorkingBuffer>,
+    /// The kernel that makes that copy from a caller's buffer of another context (`copy_words`); made at the
+    /// first such copy.
+    copy_kernel: Option<Kernel>,
     tmp_bytes: usize,
     own_tmp: Option<WorkingBuffer>,
     device_kind: DeviceKind,
@@ -404,6 +407,7 @@ impl Baked {
             in_place: settings.in_place,
             rows_apart: settings.in_place && !kernels_in_place,
             input_copy: Vec::new(),
+            copy_kernel: None,
             tmp_bytes: exec.tmp_elements() * precision.complex_bytes(),
             exec,
             launches,
@@ -442,6 +446,17 @@ impl Baked {
         &self.exec.tree
     }
 
+    /// Fails unless `queue` belongs to the plan's context and to the device it was baked for.
+    pub fn check_queue(&self, queue: &Queue) -> Result<()> {
+        if queue.context()? != self.context.raw() {
+            return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
+        }
+        if queue.device()? as usize != self.device {
+            return fail(ErrorKind::DeviceMismatch, "the queue's device is not the device the plan was baked for");
+        }
+        Ok(())
+    }
+
     /// Enqueues the transform on `queue` after `wait`; the returned event completes with the whole transform.
     #[allow(clippy::too_many_arguments)]
     pub fn enqueue(
@@ -454,12 +469,7 @@ impl Baked {
         output: &[RawMem],
         tmp: Option<RawMem>,
     ) -> Result<Event> {
-        if queue.context()? != self.context.raw() {
-            return fail(ErrorKind::InvalidContext, "the queue belongs to another context than the plan");
-        }
-        if queue.device()? as usize != self.device {
-            return fail(ErrorKind::DeviceMismatch, "the queue's device is not the device the plan was baked for");
-        }
+        self.check_queue(queue)?;
         if self.first_launch {
             cache::wait_for_writes();
             self.first_launch = false;
@@ -562,7 +572,8 @@ impl Baked {
     }
 
     /// The one or two planes of a user buffer set, checked against the bytes the plan reaches, and the
-    /// size of the smaller plane.
+    /// size of the smaller plane. Buffers of another context are used as they are, as clFFT uses them (where
+    /// the plan copies them, OpenCL answers `CL_INVALID_CONTEXT`).
     fn planes(&self, given: &[RawMem], planar: bool, bytes: usize, what: &str) -> Result<([RawMem; 2], usize)> {
         let needed = if planar { 2 } else { 1 };
         if given.len() < needed || given[..needed].iter().any(|m| m.is_null()) {
@@ -575,9 +586,6 @@ impl Baked {
         for &mem in &given[..needed] {
             let size = Buffer::size_of_raw(mem)
                 .map_err(|e| crate::error::Error::new(ErrorKind::InvalidMemObject, format!("{what} buffer: {e}")))?;
-            if Buffer::context_of_raw(mem)? != self.context.raw() {
-                return fail(ErrorKind::InvalidContext, format!("the {what} buffer belongs to another context"));
-            }
             if size < bytes {
                 return fail(
                     ErrorKind::InvalidBufferSize,
@@ -602,9 +610,6 @@ impl Baked {
                     ErrorKind::InvalidBufferSize,
                     format!("the temporary buffer holds {size} bytes; the plan needs {}", self.tmp_bytes),
                 );
-            }
-            if Buffer::context_of_raw(mem)? != self.context.raw() {
-                return fail(ErrorKind::InvalidContext, "the temporary buffer belongs to another context");
             }
             return Ok((Some(mem), size));
         }
@@ -649,19 +654,44 @@ impl Baked {
                 .collect::<Result<_>>()?;
         }
         let mut event = None;
-        for (plane, copy) in self.input_copy.iter().enumerate() {
+        let copies: Vec<RawMem> = self.input_copy.iter().map(|c| c.raw()).collect();
+        for (&src, dst) in inputs.iter().zip(copies) {
             let after: Vec<RawEvent> = event.as_ref().map_or_else(|| wait.to_vec(), |e: &Event| vec![e.raw()]);
-            event = Some(crate::runtime::cl::enqueue_copy(
-                queue.raw(),
-                inputs[plane],
-                copy.raw(),
-                0,
-                0,
-                self.in_bytes,
-                &after,
-            )?);
+            event = Some(if Buffer::context_of_raw(src)? == self.context.raw() {
+                crate::runtime::cl::enqueue_copy(queue.raw(), src, dst, 0, 0, self.in_bytes, &after)?
+            } else {
+                self.copy_words(queue, src, dst, &after)?
+            });
         }
         event.ok_or_else(|| crate::error::Error::new(ErrorKind::Bugcheck, "an input without planes"))
+    }
+
+    /// Copies the input's `in_bytes` (whole floats) from `src` to `dst` with a kernel: OpenCL copies only
+    /// between buffers of the queue's context, and a caller's buffer of another context goes to the kernels as
+    /// it is, as clFFT passes it.
+    fn copy_words(&mut self, queue: &Queue, src: RawMem, dst: RawMem, wait: &[RawEvent]) -> Result<Event> {
+        const SOURCE: &str = "__kernel void fftx_copy_words(__global const uint *src, __global uint *dst, ulong count)
+{
+    size_t i = get_global_id(0);
+    if (i < count) dst[i] = src[i];
+}
+";
+        const GROUP: usize = 64;
+        let kernel = match &self.copy_kernel {
+            Some(k) => k,
+            None => {
+                let device = device_info(queue.device()?)?;
+                let source = crate::codegen::Defines::default().program(&[SOURCE]);
+                let program =
+                    cache::program(&self.context, &device, cache::ProgramText { source: &source, user_code: false })?;
+                self.copy_kernel.insert(Kernel::create(&program, "fftx_copy_words")?)
+            }
+        };
+        let words = self.in_bytes / 4;
+        kernel.set_arg(0, Arg::Mem(src))?;
+        kernel.set_arg(1, Arg::Mem(dst))?;
+        kernel.set_arg(2, Arg::U64(words as u64))?;
+        kernel.enqueue(queue.raw(), [words.div_ceil(GROUP) * GROUP, 1], [GROUP, 1], wait)
     }
 
     fn copied_input(&self) -> [RawMem; 2] {

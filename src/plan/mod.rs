@@ -212,9 +212,6 @@ impl Settings {
         if self.lengths.contains(&0) {
             return fail(ErrorKind::InvalidArgValue, "a length is zero");
         }
-        if self.batch == 0 {
-            return fail(ErrorKind::InvalidArgValue, "batch size is zero");
-        }
         let kind = self.kind()?;
         // A zero input stride reads one value for a whole axis, as clFFT does; a zero output stride would write
         // a whole axis's results to one place.
@@ -233,8 +230,9 @@ impl Settings {
         let in_strides = strides(&self.in_strides, true)?;
         let mut out_strides = strides(&self.out_strides, false)?;
         // With both distances zero every transform of the batch reads the same input and writes the same
-        // result to the same place, which clFFT computes: one transform does it.
-        let batch = if self.in_dist == 0 && self.out_dist == 0 { 1 } else { self.batch };
+        // result to the same place, which clFFT computes: one transform does it. A batch of zero runs nothing
+        // (`Plan::enqueue`) and is checked and baked as one transform.
+        let batch = if self.in_dist == 0 && self.out_dist == 0 { 1 } else { self.batch.max(1) };
         // In place, a real transform whose real and complex rows do not coincide reads a copy of its input
         // (`Baked`), so the planner sees it out of place.
         let rows_coincide = !self.in_place || self.check_in_place(kind, &in_strides, &out_strides)?;
@@ -450,6 +448,12 @@ impl Plan {
         let direction = self.settings.effective_direction(direction);
         let scale = self.settings.scale(direction);
         self.bake(queue)?;
+        if self.settings.batch == 0 {
+            // No transform to run, and no byte of the buffers to reach: an event that completes after `wait`.
+            let baked = self.baked.as_ref().expect("baked above");
+            baked.check_queue(queue)?;
+            return crate::runtime::cl::enqueue_marker(queue.raw(), wait);
+        }
         if !self.settings.in_place && same_planes(input, output, self.settings.in_layout.is_planar())? {
             let twin = Settings { in_place: true, ..self.settings.clone() };
             if twin.problem().is_ok_and(|p| p.in_place) {
