@@ -4,7 +4,7 @@
 
 pub use super::outofcore::HostData;
 use super::outofcore::{self, DeviceBudget, Streamed};
-use super::{Direction, Layout, Plan, Settings};
+use super::{Baked, Direction, Layout, Plan, Settings};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner;
 use crate::planner::tuning::{Target, Tuning};
@@ -468,15 +468,9 @@ impl CuPlan {
     }
 
     /// The baked plan for this placement, baked on `queue` on first use.
-    fn variant(&mut self, queue: &Queue, in_place: bool) -> Result<&mut Plan> {
-        let shape = self.shape()?.clone();
-        let slot = &mut self.variants[in_place as usize];
-        if slot.is_none() {
-            let mut plan = Plan::new(shape.settings(context_of(queue)?, in_place));
-            plan.bake(queue)?;
-            *slot = Some(plan);
-        }
-        Ok(slot.as_mut().expect("filled above"))
+    fn variant(&mut self, queue: &Queue, in_place: bool) -> Result<&mut Baked> {
+        let settings = self.shape()?.settings(context_of(queue)?, in_place);
+        self.variants[in_place as usize].get_or_insert_with(|| Plan::new(settings)).bake(queue)
     }
 
     /// The direction a transform of this plan runs in: given for complex transforms, fixed for real ones.
@@ -514,7 +508,7 @@ impl CuPlan {
             check_context(output, context, "output")?;
         }
         let output_has_gaps = self.shape()?.output_has_gaps(false);
-        let tmp_bytes = self.variant(&queue, in_place)?.baked().expect("baked by variant").tmp_bytes();
+        let tmp_bytes = self.variant(&queue, in_place)?.tmp_bytes();
         if self.fenced {
             enqueue_barrier(queue.raw())?;
         }
@@ -551,7 +545,7 @@ impl CuPlan {
         let staged = binder.staged > 0;
         let wait: Vec<RawEvent> = self.region_staging.last_use.iter().filter(|_| staged).map(|e| e.raw()).collect();
         let outputs: Vec<RawMem> = output.iter().map(|b| b.buffer.raw()).collect();
-        let baked = self.variant(&queue, in_place)?.baked_mut().expect("baked by variant");
+        let baked = self.variant(&queue, in_place)?;
         let transformed = baked.enqueue(
             direction,
             1.0,
@@ -640,7 +634,7 @@ impl CuPlan {
             // A part whose scratch the device cannot hold fails to bake: a smaller part may fit.
             match self.part_variant(queue, in_place, part) {
                 Ok(plan) => {
-                    let tmp_bytes = plan.baked().expect("baked by part_variant").tmp_bytes();
+                    let tmp_bytes = plan.tmp_bytes();
                     if (Shape { batch: part, ..shape.clone() }).fits(device, in_place, tmp_bytes) {
                         return Ok(Some(part));
                     }
@@ -675,7 +669,7 @@ impl CuPlan {
     }
 
     /// The plan for `batch` transforms of the shape, in place or not: the whole batch's, or a part's.
-    fn part_variant(&mut self, queue: &Queue, in_place: bool, batch: usize) -> Result<&mut Plan> {
+    fn part_variant(&mut self, queue: &Queue, in_place: bool, batch: usize) -> Result<&mut Baked> {
         let shape = self.shape()?.clone();
         if batch == shape.batch {
             return self.variant(queue, in_place);
@@ -684,13 +678,11 @@ impl CuPlan {
             Some(index) => index,
             None => {
                 let part = Shape { batch, ..shape };
-                let mut plan = Plan::new(part.settings(context_of(queue)?, in_place));
-                plan.bake(queue)?;
-                self.part_variants.push((in_place, batch, plan));
+                self.part_variants.push((in_place, batch, Plan::new(part.settings(context_of(queue)?, in_place))));
                 self.part_variants.len() - 1
             }
         };
-        Ok(&mut self.part_variants[index].2)
+        self.part_variants[index].2.bake(queue)
     }
 
     /// `batch` transforms of host data (the whole batch or a part of it) copied to the plan's staging buffers,
@@ -708,7 +700,7 @@ impl CuPlan {
         let (in_bytes, out_bytes) = shape.extents(in_place);
         self.stage(&context_of(queue)?, device.kind, &shape.staging_sizes(in_place))?;
         let staging: Vec<RawMem> = self.staging.buffers.iter().map(|b| b.raw()).collect();
-        let baked = self.part_variant(queue, in_place, batch)?.baked_mut().expect("baked by part_variant");
+        let baked = self.part_variant(queue, in_place, batch)?;
         let (transformed, read) = match data {
             HostData::InPlace(data) => {
                 write_buffer(queue.raw(), staging[0], 0, &data[..in_bytes])?;

@@ -412,23 +412,22 @@ impl Plan {
     }
 
     /// Bakes for the device of `queue` unless already baked; writes the programs out when clFFT's setup asked.
-    pub fn bake(&mut self, queue: &crate::runtime::Queue) -> Result<&Baked> {
-        if self.baked.is_none() {
-            let baked = Baked::new(&self.settings, queue)?;
-            if let Some(handle) = self.handle.filter(|_| library::debug_flags() & library::DUMP_PROGRAMS != 0) {
-                match queue.device().and_then(crate::runtime::device_info) {
-                    Ok(device) => library::dump_programs(handle, &baked.sources(), &device),
-                    // The dump only serves debugging: the bake stands.
-                    Err(e) => crate::log!(crate::log::Topic::Error, "CLFFT_DUMP_PROGRAMS: {e}"),
+    pub fn bake(&mut self, queue: &crate::runtime::Queue) -> Result<&mut Baked> {
+        let baked = match self.baked.take() {
+            Some(baked) => baked,
+            None => {
+                let baked = Baked::new(&self.settings, queue)?;
+                if let Some(handle) = self.handle.filter(|_| library::debug_flags() & library::DUMP_PROGRAMS != 0) {
+                    match queue.device().and_then(crate::runtime::device_info) {
+                        Ok(device) => library::dump_programs(handle, &baked.sources(), &device),
+                        // The dump only serves debugging: the bake stands.
+                        Err(e) => crate::log!(crate::log::Topic::Error, "CLFFT_DUMP_PROGRAMS: {e}"),
+                    }
                 }
+                baked
             }
-            self.baked = Some(baked);
-        }
-        Ok(self.baked.as_ref().expect("baked just above"))
-    }
-
-    pub fn baked_mut(&mut self) -> Option<&mut Baked> {
-        self.baked.as_mut()
+        };
+        Ok(self.baked.insert(baked))
     }
 
     /// Runs the transform as clFFT's `clfftEnqueueTransform` does: baked first if need be, in the direction
@@ -447,29 +446,30 @@ impl Plan {
     ) -> Result<Event> {
         let direction = self.settings.effective_direction(direction);
         let scale = self.settings.scale(direction);
-        self.bake(queue)?;
-        if self.settings.batch == 0 {
+        let batch = self.settings.batch;
+        let baked = self.bake(queue)?;
+        if batch == 0 {
             // No transform to run, and no byte of the buffers to reach: an event that completes after `wait`.
-            let baked = self.baked.as_ref().expect("baked above");
             baked.check_queue(queue)?;
             return crate::runtime::cl::enqueue_marker(queue.raw(), wait);
         }
         if !self.settings.in_place && same_planes(input, output, self.settings.in_layout.is_planar())? {
             let twin = Settings { in_place: true, ..self.settings.clone() };
             if twin.problem().is_ok_and(|p| p.in_place) {
-                if self.in_place_twin.is_none() {
-                    crate::log!(
-                        crate::log::Topic::Info,
-                        "an out-of-place plan is given its input as output: it runs in place"
-                    );
-                    self.in_place_twin = Some(Baked::new(&twin, queue)?);
-                }
-                let twin = self.in_place_twin.as_mut().expect("baked just above");
-                return twin.enqueue(direction, scale, queue, wait, input, &[], tmp);
+                let twin = match self.in_place_twin.take() {
+                    Some(twin) => twin,
+                    None => {
+                        crate::log!(
+                            crate::log::Topic::Info,
+                            "an out-of-place plan is given its input as output: it runs in place"
+                        );
+                        Baked::new(&twin, queue)?
+                    }
+                };
+                return self.in_place_twin.insert(twin).enqueue(direction, scale, queue, wait, input, &[], tmp);
             }
         }
-        let baked = self.baked.as_mut().expect("baked above");
-        baked.enqueue(direction, scale, queue, wait, input, output, tmp)
+        self.bake(queue)?.enqueue(direction, scale, queue, wait, input, output, tmp)
     }
 }
 

@@ -11,12 +11,12 @@
 //! pass has the device's budget to itself. A column must fit the device.
 
 use super::{
-    column_slab_plan, column_too_large, host_scratch, largest_divisor_at_most, line, DeviceBudget, HostData,
+    column_slab_settings, column_too_large, host_scratch, largest_divisor_at_most, line, DeviceBudget, HostData,
     SlabBuffers, Streamed,
 };
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
-use crate::plan::{Direction, Layout, Plan, Settings};
+use crate::plan::{Baked, Direction, Layout, Settings};
 use crate::planner::packed_strides;
 use crate::runtime::transfer::{HostStream, Rect};
 use crate::runtime::{Context, Queue};
@@ -120,7 +120,7 @@ impl Axes<'_> {
         crate::log!(Topic::Plan, "out-of-core {:?} x {}: slabs of {} planes", self.n, self.batch, slabs.rows);
         let buffers =
             SlabBuffers::new(self.context, &self.queues[0], slabs.first_bytes, slabs.second_bytes, slabs.tmp_bytes)?;
-        let plan = slabs.plan.baked_mut().expect("baked by PlaneSlabs::fit");
+        let plan = &mut slabs.plan;
         let mut data = data.into_host();
         let stream = data.stream(&self.queues[..]);
         for (s, plane0) in (0..all).step_by(slabs.rows).enumerate() {
@@ -165,7 +165,7 @@ impl Axes<'_> {
         let (n0, batch, width) = (self.n[0], self.batch, slabs.width);
         crate::log!(Topic::Plan, "out-of-core {:?} x {batch}: slabs of {width} columns of {n0}", self.n);
         let buffers = SlabBuffers::new(self.context, &self.queues[0], slabs.bytes, 0, slabs.tmp_bytes)?;
-        let plan = slabs.plan.baked_mut().expect("baked by ColumnSlabs::fit");
+        let plan = &mut slabs.plan;
         let (values, elem) = (planes.complex_values, planes.precision.complex_bytes());
         let slab_starts = (0..batch).flat_map(|b| (0..values).step_by(width).map(move |c| b * n0 * values + c));
         for (s, start) in slab_starts.enumerate() {
@@ -255,7 +255,7 @@ impl Planes {
 struct PlaneSlabs {
     /// Planes a slab (divides the batch's planes).
     rows: usize,
-    plan: Plan,
+    plan: Baked,
     /// A slab's input, its output and the plan's scratch.
     first_bytes: usize,
     second_bytes: usize,
@@ -276,8 +276,8 @@ impl PlaneSlabs {
         let mut bytes = budget.plane_bytes();
         while bytes >= plane {
             let rows = largest_divisor_at_most(all, bytes / plane);
-            let mut plan = Plan::new(planes.settings(context, rows));
-            let tmp_bytes = plan.bake(queue)?.tmp_bytes();
+            let plan = Baked::new(&planes.settings(context, rows), queue)?;
+            let tmp_bytes = plan.tmp_bytes();
             let (first_bytes, second_bytes) = (rows * planes.in_bytes, rows * planes.out_bytes);
             let largest = first_bytes.max(second_bytes).max(tmp_bytes);
             if 2 * (first_bytes + second_bytes + tmp_bytes) <= budget.total && largest <= budget.max_buffer {
@@ -293,7 +293,7 @@ impl PlaneSlabs {
 struct ColumnSlabs {
     /// Columns a slab (divides a plane's complex values).
     width: usize,
-    plan: Plan,
+    plan: Baked,
     /// A slab, transformed in place, and the plan's scratch.
     bytes: usize,
     tmp_bytes: usize,
@@ -309,8 +309,8 @@ impl ColumnSlabs {
                 return column_too_large(n0, budget);
             }
             let width = largest_divisor_at_most(planes.complex_values, bytes / column);
-            let mut plan = column_slab_plan(context, n0, width, planes.precision);
-            let tmp_bytes = plan.bake(queue)?.tmp_bytes();
+            let plan = Baked::new(&column_slab_settings(context, n0, width, planes.precision), queue)?;
+            let tmp_bytes = plan.tmp_bytes();
             let slab = width * column;
             if 2 * (slab + tmp_bytes) <= budget.total && slab.max(tmp_bytes) <= budget.max_buffer {
                 return Ok(ColumnSlabs { width, plan, bytes: slab, tmp_bytes });

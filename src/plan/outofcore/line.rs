@@ -13,13 +13,13 @@
 //! reals widened on the host (R2C), or of its spectrum extended by symmetry to all n values (C2R).
 
 use super::{
-    column_slab_plan, column_too_large, host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget, HostData,
-    SlabBuffers, Streamed,
+    column_slab_settings, column_too_large, host_scratch, largest_divisor_at_most, slab_settings, DeviceBudget,
+    HostData, SlabBuffers, Streamed,
 };
 use crate::codegen::slab_twiddle::SlabTwiddle;
 use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
-use crate::plan::{Direction, Plan};
+use crate::plan::{Baked, Direction};
 use crate::planner::factor;
 use crate::runtime::cl::RawEvent;
 use crate::runtime::transfer::{HostStream, Rect};
@@ -162,8 +162,7 @@ impl<'q> Streamer<'q> {
         let Streamer { queues, slabs, buffers, scratch, .. } = self;
         let (first, second) = (&buffers.first, &buffers.second);
         let (n1, n2, elem) = (slabs.n1, slabs.n2, self.twiddle.precision.complex_bytes());
-        let columns = slabs.columns.baked_mut().expect("baked by Slabs::fit");
-        let rows = slabs.rows.baked_mut().expect("baked by Slabs::fit");
+        let (columns, rows) = (&mut slabs.columns, &mut slabs.rows);
         let sign = if direction == Direction::Backward { -1.0 } else { 1.0 };
 
         // In place, the column pass only reads the data and the row pass only writes it.
@@ -346,8 +345,8 @@ struct Slabs {
     height: usize,
     buffer_bytes: usize,
     tmp_bytes: usize,
-    columns: Plan,
-    rows: Plan,
+    columns: Baked,
+    rows: Baked,
 }
 
 impl Slabs {
@@ -368,9 +367,9 @@ impl Slabs {
             }
             let width = largest_divisor_at_most(n1, elements / n2);
             let height = largest_divisor_at_most(n2, elements / n1);
-            let mut columns = column_slab_plan(context, n2, width, precision);
-            let mut rows = Plan::new(slab_settings(context, n1, height, precision, (1, n1), (height, 1)));
-            let tmp_bytes = columns.bake(queue)?.tmp_bytes().max(rows.bake(queue)?.tmp_bytes());
+            let columns = Baked::new(&column_slab_settings(context, n2, width, precision), queue)?;
+            let rows = Baked::new(&slab_settings(context, n1, height, precision, (1, n1), (height, 1)), queue)?;
+            let tmp_bytes = columns.tmp_bytes().max(rows.tmp_bytes());
             let buffer_bytes = (width * n2).max(height * n1) * elem;
             if 2 * (2 * buffer_bytes + tmp_bytes) <= budget.total && tmp_bytes <= budget.max_buffer {
                 return Ok(Slabs { n1, n2, width, height, buffer_bytes, tmp_bytes, columns, rows });

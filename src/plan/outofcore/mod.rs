@@ -9,7 +9,7 @@ mod line;
 
 pub use line::split;
 
-use super::{Direction, Plan, Settings};
+use super::{Direction, Settings};
 use crate::error::{fail, ErrorKind, Result};
 use crate::planner::factor;
 use crate::runtime::cl::RawMem;
@@ -239,10 +239,8 @@ fn largest_divisor_at_most(n: usize, limit: usize) -> usize {
 
 /// The plan of a column slab: `width` columns of `n` values, one after another in each row, transformed in
 /// place down the columns.
-fn column_slab_plan(context: &Context, n: usize, width: usize, precision: Precision) -> Plan {
-    let mut plan = Plan::new(slab_settings(context, n, width, precision, (width, 1), (width, 1)));
-    plan.settings_mut().in_place = true;
-    plan
+fn column_slab_settings(context: &Context, n: usize, width: usize, precision: Precision) -> Settings {
+    Settings { in_place: true, ..slab_settings(context, n, width, precision, (width, 1), (width, 1)) }
 }
 
 /// The failure where the device cannot hold one column of `n` values.
