@@ -93,7 +93,7 @@ pub(super) fn run(name: &str, body: impl FnOnce() -> Result<()>) -> clfftStatus 
 
 /// Runs `f` on the plan behind `handle`, holding its lock.
 fn with_plan<T>(handle: clfftPlanHandle, f: impl FnOnce(&mut Plan) -> Result<T>) -> Result<T> {
-    let shared = registry::get(handle)?;
+    let shared = registry::CLFFT_PLANS.get(handle)?;
     let mut plan = registry::lock(&shared);
     f(&mut plan)
 }
@@ -189,7 +189,7 @@ pub unsafe extern "C" fn clfftCreateDefaultPlan(
         check_lengths(&lengths)?;
         let context = retain_context(context)?;
         let settings = Settings { tuning: super::default_tuning(), ..Settings::new(context, &lengths) };
-        *plHandle = registry::insert(Plan::new(settings));
+        *plHandle = registry::CLFFT_PLANS.insert_with(|handle| Plan::new(settings).with_handle(handle))?;
         Ok(())
     })
 }
@@ -214,7 +214,7 @@ pub unsafe extern "C" fn clfftCopyPlan(
             );
         }
         settings.context = context;
-        *out_plHandle = registry::insert(Plan::new(settings));
+        *out_plHandle = registry::CLFFT_PLANS.insert_with(|handle| Plan::new(settings).with_handle(handle))?;
         Ok(())
     })
 }
@@ -244,7 +244,7 @@ pub unsafe extern "C" fn clfftBakePlan(
 pub unsafe extern "C" fn clfftDestroyPlan(plHandle: *mut clfftPlanHandle) -> clfftStatus {
     run("clfftDestroyPlan", || {
         non_null(plHandle, "plHandle")?;
-        registry::remove(*plHandle)?;
+        registry::CLFFT_PLANS.remove(*plHandle)?;
         // clFFT clears the caller's handle so that it cannot be used again by mistake.
         *plHandle = 0;
         Ok(())

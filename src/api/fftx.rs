@@ -7,7 +7,7 @@
 use super::guard;
 use crate::error::{fail, ErrorKind, Result};
 use crate::plan::cufft::{self, CuPlan, Embed, FftType, HostData, Shape};
-use crate::plan::Direction;
+use crate::plan::{registry, Direction};
 use crate::runtime::cl::{enqueue_copy, read_buffer, write_buffer};
 use crate::runtime::devmem::{self, default_stream};
 use crate::runtime::Queue;
@@ -167,7 +167,7 @@ fn invalid<T>(what: impl Into<String>) -> Result<T> {
 
 fn with_plan<T>(handle: fftxHandle, f: impl FnOnce(&mut CuPlan) -> Result<T>) -> Result<T> {
     let shared = cufft::get(handle)?;
-    let mut plan = cufft::lock(&shared);
+    let mut plan = registry::lock(&shared);
     f(&mut plan)
 }
 

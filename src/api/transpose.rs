@@ -230,7 +230,7 @@ pub extern "C" fn fftxSetPlanNoMemAlloc(plHandle: usize, enable: c_int) -> c_int
             1 => true,
             _ => return fail(ErrorKind::InvalidArgValue, format!("enable is {enable}, not 0 or 1")),
         };
-        let shared = registry::get(plHandle)?;
+        let shared = registry::CLFFT_PLANS.get(plHandle)?;
         registry::lock(&shared).settings_mut().no_mem_alloc = Some(on);
         Ok(())
     })
@@ -243,7 +243,7 @@ pub extern "C" fn fftxSetPlanNoMemAlloc(plHandle: usize, enable: c_int) -> c_int
 pub unsafe extern "C" fn fftxGetPlanNoMemAlloc(plHandle: usize, enabled: *mut c_int) -> c_int {
     run("fftxGetPlanNoMemAlloc", || {
         non_null(enabled, "enabled")?;
-        let shared = registry::get(plHandle)?;
+        let shared = registry::CLFFT_PLANS.get(plHandle)?;
         let own = registry::lock(&shared).settings().no_mem_alloc;
         *enabled = own.unwrap_or_else(crate::plan::library::no_mem_alloc) as c_int;
         Ok(())

@@ -4,6 +4,7 @@
 
 pub use super::outofcore::HostData;
 use super::outofcore::{self, DeviceBudget, Streamed};
+use super::registry::{Shared, CUFFT_PLANS};
 use super::{Baked, Direction, Layout, Plan, Settings};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner;
@@ -14,10 +15,7 @@ use crate::runtime::transfer::sub_buffer;
 use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{device_info, Buffer, Context, DeviceInfo, DeviceKind, Event, Queue};
 use crate::types::{Precision, TransformKind};
-use once_cell::sync::Lazy;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 /// cuFFT's transform types, with cuFFT's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -827,40 +825,17 @@ impl Bound {
     }
 }
 
-/// cuFFT plan handles: ints counting up from 1, never reused. A plan sits behind its own mutex.
-pub type Shared = Arc<Mutex<CuPlan>>;
-
-static PLANS: Lazy<Mutex<HashMap<i32, Shared>>> = Lazy::new(|| Mutex::new(HashMap::new()));
-static NEXT: AtomicI32 = AtomicI32::new(1);
-
-fn plans() -> MutexGuard<'static, HashMap<i32, Shared>> {
-    PLANS.lock().unwrap_or_else(|e| e.into_inner())
-}
-
+/// Registers a plan; its handle is an int counting up from 1, never reused (`registry`).
 pub fn insert(plan: CuPlan) -> Result<i32> {
-    let handle = NEXT.fetch_add(1, Ordering::Relaxed);
-    if handle <= 0 {
-        return fail(ErrorKind::OutOfResources, "every plan handle has been used");
-    }
-    plans().insert(handle, Arc::new(Mutex::new(plan)));
-    Ok(handle)
+    Ok(CUFFT_PLANS.insert_with(|_| plan)? as i32)
 }
 
-pub fn get(handle: i32) -> Result<Shared> {
-    plans().get(&handle).cloned().ok_or_else(|| {
-        Error::new(ErrorKind::InvalidPlan, format!("no plan with handle {handle} (never created, or destroyed)"))
-    })
+pub fn get(handle: i32) -> Result<Shared<CuPlan>> {
+    CUFFT_PLANS.get(usize::try_from(handle).unwrap_or(0))
 }
 
-pub fn remove(handle: i32) -> Result<Shared> {
-    plans()
-        .remove(&handle)
-        .ok_or_else(|| Error::new(ErrorKind::InvalidPlan, format!("no plan with handle {handle} to destroy")))
-}
-
-/// Locks a plan, recovering it if a panicking thread poisoned the lock.
-pub fn lock(plan: &Shared) -> MutexGuard<'_, CuPlan> {
-    plan.lock().unwrap_or_else(|e| e.into_inner())
+pub fn remove(handle: i32) -> Result<Shared<CuPlan>> {
+    CUFFT_PLANS.remove(usize::try_from(handle).unwrap_or(0))
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ pub fn no_mem_alloc() -> bool {
 
 /// Destroys every plan and drops cached programs and tables. Safe to call at any time, any number of times.
 pub fn teardown() {
-    let plans = registry::clear();
+    let plans = registry::CLFFT_PLANS.clear();
     super::transpose::clear();
     cache::clear_memory();
     // Nothing of fftx's keeps running after teardown: the disk cache's pending writes finish first.

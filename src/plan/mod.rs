@@ -396,6 +396,11 @@ impl Plan {
         Plan { settings, baked: None, in_place_twin: None, handle: None }
     }
 
+    /// The plan as the registry holds it under `handle`, which names its dumped programs.
+    pub fn with_handle(self, handle: usize) -> Plan {
+        Plan { handle: Some(handle), ..self }
+    }
+
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
