@@ -1,4 +1,4 @@
-/* Real transforms through a half-length complex FFT (DESIGN.md, "Real transforms").
+/* Real transforms through a half-length complex FFT (docs/algorithms.md, "Real transforms").
  *
  * A real sequence x of even length 2H is seen as H complex values z_n = x_2n + i x_2n+1, Z = FFT_H(z).
  * Both directions use one combination of a value a_k and its mirror b = a_{H-k} (indices mod H):

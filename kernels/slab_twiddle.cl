@@ -1,4 +1,4 @@
-/* Out-of-core passes over slabs of host data (DESIGN.md, out-of-core).
+/* Out-of-core passes over slabs of host data (docs/algorithms.md, "Out-of-core transforms").
  *
  * slab_twiddle: the four-step twiddle. A slab of the N1 x N2 column pass of an M-point complex transform,
  * held as N2 rows of WIDTH columns, is multiplied element by element: (k2, c) times w_M^((column0 + c) k2).

@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn the_design_example_has_two_cycles_of_three() {
-        // DESIGN.md: a 4 x 8 matrix as two 4 x 4 squares leaves blocks of 4 to permute as a 4 x 2 block
+        // docs/algorithms.md: a 4 x 8 matrix as two 4 x 4 squares leaves blocks of 4 to permute as a 4 x 2 block
         // matrix, with cycles (1, 4, 2) and (3, 5, 6).
         let (starts, members) = block_cycles(4, 2);
         let cycles: Vec<&[u64]> = starts.windows(2).map(|w| &members[w[0] as usize..w[1] as usize]).collect();

@@ -2,7 +2,7 @@
 //! four-step run without scratch (`fourstep.rs`).
 //!
 //! In place, a square is one kernel (tile pairs swapped). An N x kN or kN x N matrix is k in-place N x N
-//! squares and one permutation of blocks of N contiguous values (DESIGN.md, "In-place transposes"):
+//! squares and one permutation of blocks of N contiguous values (docs/algorithms.md, "In-place transposes"):
 //! - N x kN: square j holds columns jN..jN+N-1 (rows kN apart); once each is transposed, block c k + j of
 //!   the buffer holds row jN + c of the result, so the blocks move as an N x k matrix is transposed;
 //! - kN x N: square j is rows jN..jN+N-1 (contiguous); once each is transposed, block j N + c holds row

@@ -20,7 +20,7 @@ pub struct Tuning {
     pub no_rader: bool,
     /// Gives GPU leaves up to this many transforms per slot in vector lanes, as many as local memory holds
     /// (`gpu_lanes=L`, a power of two up to 16), so that a work-item's loads and stores along columns are
-    /// runs of adjacent elements. Off by default: it ran slower on an H100 (`docs/tuning.md`).
+    /// runs of adjacent elements. Off by default: it runs slower on an H100 (`docs/gpu.md`).
     pub gpu_lanes: Option<usize>,
     /// Keeps GPU loads and stores item-major along columns too (`gpu_io=items`; see `kernel_shape::leaf`).
     pub gpu_item_major_io: bool,

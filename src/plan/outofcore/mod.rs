@@ -1,4 +1,4 @@
-//! Host-memory transforms larger than the device, streamed through it in slabs (DESIGN.md, out-of-core):
+//! Host-memory transforms larger than the device, streamed through it in slabs (docs/algorithms.md, "Out-of-core transforms"):
 //! 1D ones as a four-step (`line`), 2D and 3D ones axis by axis (`axes`).
 //!
 //! Slabs alternate between two queues, each with buffers of its own, so one queue's copies overlap the
