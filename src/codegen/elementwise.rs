@@ -71,10 +71,8 @@ impl ElementwiseKernel {
 
     /// True when a real stage or twin op runs its outputs as vector chunks paired with their mirrors: on
     /// CPUs (many elements per work-item), for complex data at unit stride on both sides, when at least one
-    /// chunk fits below n / 2.
-    /// Each input is then read once rather than twice, in whole vectors (measured on PoCL: the R2C stage
-    /// of 65536 x 64 single took 6.5 ms element by element; the twin split of 16807 x 249 single 2.2 ms, the
-    /// merge 3.5).
+    /// chunk fits below n / 2. Each input is then read once rather than twice, in whole vectors
+    /// (docs/tuning.md, "Paired elementwise stages").
     fn paired(&self) -> bool {
         matches!(
             self.op,

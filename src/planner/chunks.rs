@@ -43,15 +43,7 @@ pub(super) fn transforms_per_chunk(problem: &Problem, device: &Target) -> Option
 
 /// True when the data of the whole batch take at most 1 / CACHED_BATCH_SHARE of the device's global memory
 /// cache (the last-level cache on PoCL): every pass then finds them cached without chunks, which only add
-/// launches. Measured on PoCL (Intel Xeon, 260 MiB L3, 2 MiB L2 per core), 2^22 points a run, the 40 cells
-/// of the standard table that ran in chunks of 8 MiB, 4 alternating rounds of 15 runs, whole against
-/// chunks: 0.90x the time (geometric mean of per-cell minima; 0.89x of medians), c2c single 61440 0.73x,
-/// 256^2 0.75x, r2c single 256^2 0.75x, c2r single 262144 0.76x, c2c double 64^3 0.83x; the slowest within
-/// noise (r2c single 65536 1.06x of minima, 0.94x of medians). The chunks were measured on an AMD EPYC
-/// with a 32 MiB L3, half of which holds only 2^21 single-precision complex values: there a batch of 2^22
-/// points still runs in chunks. Outside the table, c2r 64^3 ran 1.1-1.3x slower whole, and keeping every
-/// pass but the last storing through the cache, as chunks do, did not win that back: 3D C2R keeps its
-/// chunks (`strides_grow_with_batch`).
+/// launches (docs/tuning.md, "Batches the cache holds").
 fn fits_in_cache(problem: &Problem, device: &Target) -> bool {
     let bytes = (problem.elements() * problem.precision.complex_bytes()) as u64;
     bytes.saturating_mul(CACHED_BATCH_SHARE) <= device.cache_bytes
@@ -61,12 +53,8 @@ const CACHED_BATCH_SHARE: u64 = 2;
 
 /// True for a plan out of place whose scratch runs the batch inside every plane (`Problem::batch_inner_layout`, a C2R)
 /// and takes two or more complex passes (three or more axes): their strides grow with the batch it runs, and a whole
-/// batch ran slower than its chunks even where the cache holds it. Measured on PoCL (Intel Xeon, 260 MiB L3), 2^22
-/// points a run, medians of 4 alternating rounds of 15 runs, chunks against whole: c2r double 16^3 0.76x the time, 32^3
-/// 0.84x, 64^3 0.71x, 64x64x16 0.80x; single 16^3 0.88x, 64^3 0.88x, 64x64x16 0.97x, 32^3 1.11x (0.99x of the rounds'
-/// lowest medians); 128^3 runs one transform per chunk either way. A 2D C2R's one complex pass gains from the whole
-/// batch: in 3 alternating rounds, whole took 0.81-0.86x the time of chunks in single (256^2 and 1024^2), 0.89x in
-/// double 256^2, 1.10x in double 1024^2 (0.99x of minima).
+/// batch is slower than its chunks even where the cache holds it. A 2D C2R's one complex pass gains from the whole
+/// batch (docs/tuning.md, "3D C2R chunks").
 fn strides_grow_with_batch(problem: &Problem) -> bool {
     problem.scratch_runs_batch_inner() && problem.lengths.len() >= 3 && !problem.in_place
 }
@@ -98,7 +86,7 @@ fn transforms_within(problem: &Problem, budget: usize) -> Option<usize> {
 }
 
 /// A chunk holds at least 1 / MIN_CHUNK_SHARE of the budget: smaller chunks (a batch of few divisors) spend
-/// more on launches than the cache saves (chunks of 1 MiB ran 1.1-1.7x slower than none on PoCL).
+/// more on launches than the cache saves (docs/tuning.md, "CPU chunk budget").
 const MIN_CHUNK_SHARE: usize = 4;
 
 /// True when every launch of `part`, the plan of one chunk, runs at least `MIN_CHUNK_GROUPS_PER_UNIT`
@@ -110,13 +98,8 @@ pub(super) fn keeps_units_balanced(part: &ExecPlan, device: &Target) -> bool {
 
 /// Work-groups per compute unit below which a chunk's launch leaves the units unbalanced, each chunk waiting
 /// for its slowest: the batch then runs whole. A column-pairing R2C pass (`RealStage::R2cPostPairs`) runs
-/// long runs of slots per work-item, so a chunk of few transforms launches only one or two per unit.
-/// Measured on PoCL (2 units), medians of per-run minima over 6-10 alternating runs, time in chunks against
-/// none: r2c double 262144 in chunks of 2 (its pairing pass 2 work-items a launch) 1.02-1.07x in 4 A/Bs,
-/// r2c single 262144 in chunks of 4 (4 work-items) 1.01-1.08x, r2c single 2^20 in chunks of 1 (2) 1.01x;
-/// r2c double 65536 in chunks of 8 (8 work-items) 0.93-1.04x. Rearranging the pairing pass instead, to
-/// launch 4 work-items per unit with shorter runs, cost more in redundant transforms than it saved (1.02-1.09x
-/// at 262144 and 2^20).
+/// long runs of slots per work-item, so a chunk of few transforms launches only one or two per unit
+/// (docs/tuning.md, "Chunk launches per unit").
 const MIN_CHUNK_GROUPS_PER_UNIT: usize = 4;
 
 /// `part`, the plan of one chunk of `transforms` transforms, run over the whole batch of `problem`.

@@ -62,10 +62,8 @@ pub(super) fn plan(ctx: &mut Ctx, job: Job) -> Result<Node> {
     }
 }
 
-/// The fewest parts a DFT across the lanes may fill its lanes with (`across_lanes`), the other lanes idle.
-/// Measured on PoCL for 2^22 points: 16807 = 7 x 2401 took 5.0-6.1 ms in single and 7.3-7.8 in double as
-/// one kernel, against 8.1 and 11.3 as two passes (7 x 2401 and 49 x 343); 15625 = 5 x 3125 ran at 27-29
-/// GFLOPS in double against 20-24, and as fast in single (43-44 against 42-45).
+/// The fewest parts a DFT across the lanes may fill its lanes with (`across_lanes`), the other lanes idle: one
+/// kernel with 5 of its 8 lanes busy still beats two passes (docs/tuning.md, "DFT across the lanes").
 const MIN_LANES_DFT_PARTS: usize = 5;
 
 /// `job` (complex, or a leaf's pairs of odd real transforms, which merge on the load or split on the store
@@ -137,8 +135,7 @@ fn two_pass_split(ctx: &Ctx, job: &Job) -> Option<(usize, usize)> {
 }
 
 /// The shortest middle pass preferred when a split allows a longer one: a pass of a few points costs as much
-/// as a longer one while each of its kernels' work-items does little (measured on PoCL at 2^26: a middle
-/// of 4 points took twice the time of one of 16).
+/// as a longer one while each of its kernels' work-items does little (docs/tuning.md, "Shortest middle pass").
 const MIN_MIDDLE: usize = 16;
 
 /// The two-pass four-step with a chosen split (`rows * columns == job.fft.count`).

@@ -24,58 +24,37 @@ pub struct LeafShape {
 const CPU_LANES: usize = 8;
 const CPU_MAX_LEAF: usize = 4096;
 /// Bytes of one transform up to which a CPU leaf is a good pass of a decomposition of a transform too long
-/// to stay cached. Longer leaves run from L2 rather than L1: measured on PoCL, 2^24 double took 122 ms as
-/// 4096 x 4096 and 99 as 2048 x 16 x 512; single precision (4096 points in 32 KiB) kept its four-step.
-/// Lopsided splits of cached transforms ignore the cap: 16807 double took 15 ms as 7 x 2401 and 21 as
-/// 49 x 343.
+/// to stay cached: longer leaves run from L2 rather than L1. Uneven splits of cached transforms ignore the cap
+/// (docs/tuning.md, "CPU split leaf").
 const CPU_SPLIT_LEAF_BYTES: usize = 32 << 10;
 const GPU_GROUP_TARGET: usize = 64;
 /// Bytes of neighbouring transforms a GPU group loads and stores together along columns (slot-major), a
-/// memory sector. Measured on an H100 (NVIDIA's OpenCL, 2^22 single points a run, median of 10), slot-major
-/// four-step passes against item-major ones: c2c 16807 0.122 ms against 0.217, 65536 0.135 against 0.168,
-/// 2^20 0.234-0.250 against 0.436, r2c 2^20 0.126 against 0.246, r2c 1024^2 0.095-0.102 against 0.153;
-/// 4096 (64 x 64) 0.101-0.110 against 0.103 (`bench/README.md`).
+/// memory sector (docs/tuning.md, "GPU column runs").
 const GPU_COLUMN_RUN_BYTES: usize = 32;
 /// Points a CPU work-item should handle before its fixed costs stop mattering.
 const CPU_POINTS_PER_ITEM: usize = 8192;
 /// Work-items per compute unit a CPU launch keeps at least, so the threads stay balanced.
 const CPU_ITEMS_PER_UNIT: usize = 8;
 /// Output bytes from which a CPU pass writing a buffer it does not read stores non-temporally: the store
-/// then skips the read of each line it overwrites (about a third less memory traffic; measured on PoCL, a
-/// 64-point batch out of place took 4.8 ms instead of 7.1), while smaller outputs stay cached for the next
-/// pass or the caller.
+/// then skips the read of each line it overwrites (about a third less memory traffic), while smaller outputs
+/// stay cached for the next pass or the caller (docs/tuning.md, "Streaming stores").
 const CPU_STREAMING_BYTES: usize = 8 << 20;
 /// Bytes one transform of a CPU pass spans from which, when its lanes read neighbouring complex values, a
 /// work-item reads `CPU_WIDE_ROW_BYTES` per row instead of `CPU_LANES` values. Such a column pass misses the
 /// TLB on every row (4 KiB pages; PoCL's buffers get no huge pages), and a wider row halves the misses per
-/// byte. Measured on PoCL in single precision, each kernel alone: the column pass of 2048 x 2048 took
-/// 4.5-4.8 ms with 16 lanes against 7.0-7.1 with 8, the last pass of 128^3 3.8-4.1 against 5.2-5.6, the
-/// second four-step pass of 2^22 4.6 against 6.2-6.3; 2^24 as 4096 x 4096 (twice the working set) got
-/// slower, 65 ms against 57, with two buffers (faster in one, `wide_rows_in_place`). The column pass of
-/// 1024 x 1024 (8 MiB spans) took 5.4-5.7 against 4.2-4.8 then, but 3.2-3.4 against 4.4-4.7 measured again
-/// after c1e31e9: transforms of `CPU_WIDE_ROWS_MIN_POINTS` or more now take the wider rows at any span
-/// (below).
+/// byte (docs/tuning.md, "Wider rows over long spans").
 const CPU_WIDE_ROWS_SPAN: usize = 16 << 20;
 /// Points from which a single-precision CPU pass whose lanes read neighbouring complex values reads
-/// `CPU_WIDE_ROW_BYTES` per row at any span. Measured on PoCL after c1e31e9 (2^22 points a run, min of 10,
-/// alternating builds): the column pass of 1024 x 1024 3.2-3.4 ms against 4.4-4.7 with 8 lanes (the whole
-/// transform 5.6-5.8 against 6.8-7.3), 2^20 6.5 against 8.2, 512^2 5.0 against 6.2, 256^2 4.1-4.2 against
-/// 4.9, 128^3 6.1 against 7.1, 64^3 5.1 against 5.7, 2^18 (64-point columns) 6.0 against 6.4. 16-point
-/// columns were mixed: 61440's pass 1.7-1.8 against 2.0-2.1 ms, 65536's 1.9-2.0 against 1.6-1.7.
+/// `CPU_WIDE_ROW_BYTES` per row at any span; shorter columns gain in some lengths and lose in others
+/// (docs/tuning.md, "Wider rows from 64 points").
 const CPU_WIDE_ROWS_MIN_POINTS: usize = 64;
 const CPU_WIDE_ROW_BYTES: usize = 128;
 /// The lanes of a double-precision CPU pass whose lanes read neighbouring complex values, at any span: 256
-/// bytes per row. Measured on PoCL, 2^22 points a run: the column pass of 256 x 256 took 4.6-4.7 ms against
-/// 5.9-6.0 with 8 lanes; whole transforms 128^3 39 GFLOPS against 30, 2^20 40 against 33, 256^2 38 against
-/// 34, 64^3 38 against 35, 65536 34 against 33, 1024^2 38 against 39.
+/// bytes per row (docs/tuning.md, "Double wider rows").
 const CPU_DOUBLE_WIDE_LANES: usize = 16;
 /// A cache line. A column pass whose rows start off the line grid (Hermitian rows of n / 2 + 1 values) reads
 /// two lines for every 64 bytes of a row with 8 single lanes, three for 128 with 16, so it takes the wider
-/// rows at any span. Measured on PoCL, 2^22 points a run, throughput of the whole transform in single
-/// precision: c2r 256^2 31.5-49.7 -> 58.5-59.5 GFLOPS (its column pass 2.1 -> 1.5 ms), c2r 1024^2
-/// 41.9-57.3 -> 63.3-66.5, r2c 1024^2 61.5-62.7 -> 63.1-66.5, r2c 256^2 58-60 -> 45-67 (noisy). Such a
-/// pass takes the wider rows up to twice the usual working set: the column pass of c2r double 2048^2 took
-/// 6.2-7.8 ms with 16 lanes against 8.2-9.3 with 8 (each kernel alone, two alternating runs of 15).
+/// rows at any span, up to twice the usual working set (docs/tuning.md, "Rows off the line grid").
 const CPU_LINE_BYTES: usize = LINE_BYTES;
 /// Output elements per work-item of an elementwise pass on a CPU (see `ElementwiseKernel::per_item`).
 const CPU_ELEMENTWISE_PER_ITEM: usize = 64;
@@ -102,13 +81,8 @@ pub(super) fn streams_output(device: &Target, out_bytes: usize) -> bool {
 
 /// Bytes of data from which a CPU plan of several passes runs its batch in chunks of at most this many
 /// (`chunks::transforms_per_chunk`), unless the device's cache holds the whole batch (`chunks::fits_in_cache`) and it
-/// is not a 3D C2R (`chunks::strides_grow_with_batch`). Each chunk costs a launch per pass (about 35 us on PoCL).
-/// Measured on PoCL (AMD EPYC, 1 MiB L2 per core, 32 MiB L3), 2^22 points a run, medians of per-run mins of 10 over 6
-/// alternating runs, chunks of at most 8 MiB against none: c2c double 65536 0.84x the time, 61440 0.94x; 64^3 double
-/// r2c 0.74x, c2r 0.64x, single 0.82-0.86x; c2r single 262144 0.90x, 256^2 0.90-0.92x; c2c single 1024^2 0.91x (5
-/// runs); but r2c double 65536, 262144 and 256^2 1.04-1.06x, c2r single 2^20 1.07x; the rest within 0.97-1.03x. Chunks
-/// of at most 4 MiB did about as well (1.12x at c2c single 61440, 0.93x at 256^2), 1 MiB lost 1.1-1.7x to launches, and
-/// 16 MiB was mixed (c2c double 262144 1.13x).
+/// is not a 3D C2R (`chunks::strides_grow_with_batch`). Each chunk costs a launch per pass (about 35 us on PoCL;
+/// docs/tuning.md, "CPU chunk budget").
 const CPU_CHUNK_BYTES: usize = 8 << 20;
 
 /// The chunk budget of `device`: CPUs only, the tuning's `chunk` overriding it (0: no chunks).
@@ -118,21 +92,9 @@ pub(super) fn chunk_budget(device: &Target) -> Option<usize> {
 }
 
 /// Bytes per transform up to which a CPU plan treats a transform as cached between its passes
-/// (`cached_on_cpu`). Measured on PoCL out of place:
-/// - a four-step splits such a transform as unevenly as it can (`factor::lopsided_split`) rather than near
-///   the square root: 16807 double = 7 x 2401 took 15 ms against 22 for 343 x 49, 65536 single = 16 x 4096
-///   took 8.8 against 10.3-12.4 for 256 x 256. At 4 MiB the gain out of place (262144 double, 6%) is lost
-///   in place (17 ms against 20), and from 2^20 double on the even split is faster (18.5 ms against 24 for
-///   256 x 4096);
-/// - a four-step keeps its intermediate in the destination (transposed, pass 2 in place) rather than in
-///   scratch (pass 1 reading and writing with a long stride), and a longer one the other way round; in
-///   alternating fftx-bench runs (Intel Xeon, AVX-512), GFLOPS in the destination against through scratch:
-///   65536 single 42 against 26-32, double 21-27 against 18-22; but 2^20 single 18-21 against 40, 2^22
-///   single 19-24 against 37-39, 2^20 double 16 against 26, 2^22 double 14-15 against 22-26;
-/// - a longer 2D C2C runs axis 1 out of place from scratch rather than in place on the output: 1024x1024
-///   single 26-27 GFLOPS in place against 36-38, double 16-18 against 19-24; 2048x2048 single 23 against
-///   29-40, double 17-19 against 21-25. The last axis of 128^3 gained nothing that way (single 15.6 ms in
-///   place against 18.8, double 21.9 against 24.5).
+/// (`cached_on_cpu`): a four-step then splits as unevenly as it can (`factor::lopsided_split`) and keeps its
+/// intermediate in the destination, and a 2D C2C runs axis 1 in place on the output. Longer transforms split
+/// near the square root and go through scratch (docs/tuning.md, "Cached transforms").
 const CPU_CACHED_BYTES: usize = 2 << 20;
 
 /// True on a CPU for transforms of up to `CPU_CACHED_BYTES`.
@@ -192,18 +154,9 @@ pub fn max_leaf(device: &Target, precision: Precision) -> usize {
 
 /// The longest leaf of an uneven split of a cached transform (`lopsided_split_shape`): on CPUs one whose 8
 /// lanes take at most `CPU_LOPSIDED_LOCAL` of the local memory, which PoCL sizes as the L2 cache, so that
-/// the passes leave room there for the data streaming through. Measured on PoCL with a 1 MiB L2 (AMD EPYC):
-/// 16807 double ran 1.25x faster as 49 x 343 than as 7 x 2401 (a leaf taking 0.60 of it), 61440 double
-/// 1.06x faster as 30 x 2048 than as 16 x 3840 (0.94); 2048-point double and 4096-point single leaves
-/// (0.52) ran as fast as shorter ones or faster. With a 2 MiB L2 (Intel Xeon), 7 x 2401 was the faster.
-///
-/// Where double vectors are narrower than `CPU_LANES` (`cpu_lanes`), the leaf counts as it runs: its narrow
-/// lanes in the one buffer of its in-place passes. Measured on PoCL with a 512 KiB L2 (AMD EPYC, AVX2), 2^22
-/// points a run, medians of 10 in three alternating runs, against the 8-lane count: double 16807 as 7 x 2401
-/// instead of 49 x 343, c2c 31.3-37.3 ms against 36.2-58.9, r2c 19.4-21.6 against 23.8-24.6, c2r 19.3-23.1
-/// against 21.0-30.2; c2c double 16384 as 8 x 2048 instead of 16 x 1024, 27.3-29.1 against 30.8-34.4; 61440
-/// and 65536 (16 x 4096 instead of 64 x 1024) within noise in all three kinds (c2c 65536 in four runs
-/// 36.0-38.2 against 32.0-38.7).
+/// the passes leave room there for the data streaming through. Where double vectors are narrower than
+/// `CPU_LANES` (`cpu_lanes`), the leaf counts as it runs: its narrow lanes in the one buffer of its in-place
+/// passes (docs/tuning.md, "Lopsided leaf").
 pub(super) fn max_lopsided_leaf(device: &Target, precision: Precision) -> usize {
     let longest = max_leaf(device, precision);
     if !is_cpu(device) {
@@ -306,17 +259,13 @@ fn pair_lanes(n: usize, device: &Target, precision: Precision, suits: impl Fn(us
 }
 
 /// The lanes of a pairing leaf where it can: each run of half of them (R2C stores, C2R loads) then spans a
-/// whole 64-byte line or more, and a slot touches half as many pages per byte as with 8. Measured on PoCL,
-/// 2^22 points a run, against 8 lanes or a pass of its own: R2C single (column pairs) 2^20 5.3-6.2 -> 4.8 ms,
-/// 2^22 5.5 -> 3.8; C2R (row pairs, pages apart) single 2^20 5.0 -> 4.1 (8 lanes 4.9), 2^22 5.1 -> 4.1, 2^24
-/// 20.5 -> 17.4, double 2^20 7.4 -> 5.5-5.7 (8 lanes 6.2), 2^22 8.0 -> 5.8, 2^24 37 -> 28. Single precision
-/// no longer pairs rows pages apart (`row_pairs_fit`).
+/// whole 64-byte line or more, and a slot touches half as many pages per byte as with 8. Single precision
+/// does not pair rows pages apart (`row_pairs_fit`; docs/tuning.md, "Pairing lanes").
 const CPU_PAIR_WIDE_LANES: usize = 16;
 
 /// The lanes of a CPU leaf of `n` points pairing `columns` columns whose first batch dimension holds
 /// `run_columns` (`RealStage::R2cPostPairs`): 16 only where half of them store one 64-byte line (single
-/// precision). Double precision measured slower with 16 (R2C 262144, a 64-point leaf, 6.3-6.5 -> 6.8-7.4
-/// ms; 2^20 unchanged).
+/// precision); double precision is slower with 16 (docs/tuning.md, "Column pairs in double").
 pub(super) fn column_pair_lanes(
     n: usize,
     columns: usize,
@@ -334,13 +283,8 @@ pub(super) fn column_pair_lanes(
 /// True when a CPU leaf of `n` points pairing `rows` rows (`RealStage::C2rPrePairs`) has them in pairs of
 /// blocks of its lanes, fits the device's local memory with its third buffer, and either has one element of
 /// all its rows within `CPU_ROW_PAIR_SPAN`, so that the two blocks of a pair share their pages, or (double
-/// precision only) takes `CPU_PAIR_WIDE_LANES` lanes. Measured on PoCL with 8 lanes, C2R 262144 x 16 (32
-/// rows of 4096 points) took 7.9-8.4 ms paired against 9.5 with a pre-process pass of its own in double, 5.2
-/// against 5.7 in single; 2^22 (2048 rows, blocks pages apart) 10.4-10.7 against 9.5-9.7 in double. In single
-/// precision 16 lanes over blocks pages apart lost to a pass of its own on an AVX2 machine with a 512 KiB L2
-/// (fftx-bench, two sets of three and four alternating runs, paired against a pass of its own, mins of 10):
-/// 2^22 (2048 rows) 9.2-9.5 and 9.8-11.6 ms against 8.0-8.4 and 8.2-9.8; 2^20 (1024 rows, 4 transforms)
-/// 8.5-9.4 and 8.9-10.7 against 7.2-7.4 and 7.4-9.2; 2^24 within noise.
+/// precision only) takes `CPU_PAIR_WIDE_LANES` lanes. Blocks pages apart lose to a pre-process pass of their
+/// own with 8 lanes, and in single precision with 16 (docs/tuning.md, "Row pairs").
 pub(super) fn row_pairs_fit(n: usize, rows: usize, device: &Target, precision: Precision) -> bool {
     let lanes = row_pair_lanes(n, rows, device, precision);
     let wide = lanes == CPU_PAIR_WIDE_LANES && precision == Precision::Double;
@@ -357,8 +301,7 @@ pub(super) fn row_pair_lanes(n: usize, rows: usize, device: &Target, precision: 
 const CPU_ROW_PAIR_SPAN: usize = 4096;
 
 /// The longest leaf pairing columns: each slot stores two runs per element, 2n lines a page apart or more,
-/// which from 4096 points overflow the TLB (measured on PoCL: 2^24 single, 4096 x 2048, took 46 ms paired
-/// against 33 with a post-process pass of its own; 2^22, 2048 x 1024, gained 2-11%).
+/// which from 4096 points overflow the TLB (docs/tuning.md, "Longest column-pairing leaf").
 const CPU_PAIR_MAX_LEAF: usize = 2048;
 
 /// The most slots a work-item pairing columns runs in order whatever its leaf's length.
@@ -415,14 +358,8 @@ const CPU_NARROW_DOUBLE_LANES: usize = 4;
 /// but in double precision on a device whose double vectors are narrower (AVX2: 4 lanes, against AVX-512's
 /// 8) as many lanes as they hold, at least `CPU_NARROW_DOUBLE_LANES`, where a transform spans at most
 /// `CPU_CACHED_BYTES` (`cached_on_cpu`) and nothing works `across_lanes`. Each complex value of 8 double lanes takes four
-/// AVX2 registers, and a radix-16 butterfly spills most of them. Measured on PoCL with AVX2 (AMD EPYC,
-/// 2^22 points a run, mins of 10 in three alternating runs, 4 lanes against 8): c2c double 64 8.7-10.6 ms
-/// against 11.6-13.5, 1024 13.9-14.8 against 16.9-18.6, 2187 17.4-23.5 against 19.1-24.4, 16384 (a
-/// 1024-point pass of 16-row columns) 31.0-35.5 against 34.5-37.0, 61440 31.6-36.0 against 36.9-40.7;
-/// r2c double 1000 6.5-7.8 against 8.3-8.5, 1024 6.3-7.7 against 8.3-9.8; c2r double 1024 8.0 against
-/// 12.4-12.8, 1024^2 15.9-19.8 against 22.9-23.9 (mins of 10 in two runs); 65536 and 2^20 within noise.
-/// Transforms spanning more, whose rows then lie apart in memory, lost: 2^20 (1024-point columns, 16 MiB)
-/// took 41.5-52.6 ms against 41.6-43.0 with every pass at 4 lanes.
+/// AVX2 registers, and a radix-16 butterfly spills most of them. Transforms spanning more, whose rows lie apart
+/// in memory, keep `CPU_LANES` (docs/tuning.md, "Narrow double lanes").
 fn cpu_lanes(device: &Target, precision: Precision, across_lanes: bool, span: usize) -> usize {
     let native = device.native_width_f64 as usize;
     if precision == Precision::Double && native < CPU_LANES && !across_lanes && cached_on_cpu(device, span) {
@@ -435,13 +372,7 @@ fn cpu_lanes(device: &Target, precision: Precision, across_lanes: bool, span: us
 /// The bytes a CPU group reading wider rows (`CPU_WIDE_ROW_BYTES`, `CPU_DOUBLE_WIDE_LANES`) may take in
 /// local memory: what `CPU_LANES` transforms of the longest split leaf take, and at most `CPU_WIDE_ROWS_LOCAL`
 /// of the local memory, which PoCL sizes as the L2 cache. With a 1 MiB L2 or more the first bound is the lower.
-/// Measured on PoCL with a 512 KiB L2 (AMD EPYC, AVX2), 2^22 points a run, medians of 20 in three
-/// alternating runs, 8 lanes against 16 where the wider group took half the L2: c2c single 65536 (its
-/// 2048-point first pass, 256 KiB) 19.7-21.1 ms against 31.9-38.0; double 65536 (1024 points) 39.8-41.5
-/// against 58.3-61.1, double 16384 34.3-38.4 against 54.2-56.4; medians of 10: single 61440 17.6-21.4
-/// against 26.7-28.1, 262144 18.7-22.3 against 30.0-33.4, double 61440 41.4-42.7 against 50.5-50.8. Where
-/// it took a quarter (single 2^20, 1024-point passes) 16 lanes stayed faster: 26.3-28.3 ms against
-/// 29.3-30.2.
+/// A wider group taking half the L2 is slower than 8 lanes (docs/tuning.md, "Wider rows' local memory").
 fn wide_rows_budget(device: &Target) -> usize {
     (CPU_LANES * CPU_SPLIT_LEAF_BYTES).min(local_share(device, CPU_WIDE_ROWS_LOCAL))
 }
@@ -453,22 +384,15 @@ const CPU_WIDE_ROWS_LOCAL: (usize, usize) = (1, 4);
 /// single precision without a real stage, over rows on the line grid (off it, the wider rows take two
 /// buffers of twice the usual size). Its working set then stays what the 8-lane group's two buffers take,
 /// which lets a group whose transforms span `CPU_WIDE_ROWS_SPAN` or more, where halving the TLB misses per
-/// byte pays most, take the wider rows with twice the usual buffer (`shape`). Measured on PoCL, fftx-bench
-/// c2c single, 2^22 points a run, medians of 4 alternating runs' mins of 10, in place against two buffers:
-/// 2^20 8.68 ms against 9.17, 2^22 9.62 against 10.21, 256^2 6.09 against 6.35, 1024^2 7.67 against 7.84,
-/// 2048^2 8.88 against 9.11, 64^3 7.07 against 8.07, 128^3 10.31 against 11.14, 262144 8.58 against 8.67;
-/// 2^24 (the 4096-point column pass of 4096 x 4096, 128 MiB spans, with 16 lanes only in place) 44.0-46.7
-/// against 50.9-53.1 with 8 lanes, and 48.3-49.3 with 8 lanes in place. 4096-point columns over shorter
-/// spans gained nothing with 16 lanes: 65536 (512 KiB) 8.0-11.2 ms against 7.7-9.3, 262144 (2 MiB)
-/// 9.7-11.5 against 8.7-12.6. Double, whose 8 lanes already run in place, measured slower with 16 lanes
-/// twice the usual buffer (2^22, 2048-point columns: min 19.4-20.0 ms against 18.0-18.5).
+/// byte pays most, take the wider rows with twice the usual buffer (`shape`; docs/tuning.md, "Wider rows in
+/// place").
 fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool) -> bool {
     precision == Precision::Single && fusions.stage == RealStage::None && !fusions.into_passes && !off_grid
 }
 
 /// Whether a CPU leaf of `n` points with real stage `stage` runs its passes in place; `wide_rows` says
 /// whether it reads wider rows that `wide_rows_in_place` puts in one buffer, `two_buffers_fit` whether
-/// Stockham's two buffers hold the lanes wanted.
+/// Stockham's two buffers hold the lanes wanted (docs/tuning.md, "In-place passes with a real stage").
 ///
 /// - No real stage: in double, and in single where it reads such wider rows or two buffers do not fit (see
 ///   `shape`).
@@ -476,24 +400,13 @@ fn wide_rows_in_place(precision: Precision, fusions: Fusions, off_grid: bool) ->
 ///   C2R twin merge (it loads the second spectrum into the half of the buffer the first leaves free): in
 ///   double, and in single where two buffers do not fit. Across the lanes of a one-kernel four-step
 ///   (`TwinMergeLanes`) too: with a 512 KiB L2 the 8 double lanes of 2401 points then fit one buffer, where
-///   two did not and the merge took a pass of its own (c2r double 16807, fftx-bench medians of 10 in four
-///   alternating runs on an AVX2 EPYC: 13.8-17.1 ms against 17.8-21.5).
-/// - A C2R pre-process, which keeps its second buffer to load into: in double only. Measured on PoCL (2^22
-///   real points a run, median of 4 mins of 10, by real length): 1024 2.10-2.14 ms against 2.35-2.41, 4096
-///   2.17-2.24 against 2.34-2.42, 256 1.89-1.98 against 1.97-2.06, 1024^2 4.96 against 5.18; 1000, 2187,
-///   16807 and 2^16 to 2^20 within noise; single measured slower (1000 1.74 against 1.55).
+///   two do not and the merge takes a pass of its own.
+/// - A C2R pre-process, which keeps its second buffer to load into: in double only.
 /// - A C2R pre-process pairing rows, whose mirror block keeps the third buffer it is loaded into: in double
-///   only, as above. Measured the same way (medians of 4 to 8 mins of 20, in four sets of alternating
-///   runs): 2^20 (512-point leaves) 8.8-9.0 ms against 9.4-10.7; 65536, 262144, 2^22 and 2^24 within noise
-///   (ratios 0.99-1.03); single in three sets 0.87, 0.91 and 1.10 at 262144, 0.96-1.01 elsewhere.
-///   The R2C post-process pairing columns gained nothing in place (ratios double 0.93-1.04, single
-///   0.98-1.06), so it keeps two buffers.
+///   only. The R2C post-process pairing columns gains nothing in place, so it keeps two buffers.
 /// - An R2C post-process, which keeps its second buffer to gather packed rows in and reads X_k and X_n-k
 ///   where the passes leave them (stockham.cl, DIF_POSITION, a division per radix digit, cheap for powers
-///   of two): in either precision, for a power of two up to 1024 points. Measured the same way: double 1024
-///   2.19 ms against 2.42, 2048 2.38 against 2.61, 1024^2 4.49 against 4.82, 256 2.13 against 2.17; single
-///   256 1.16 against 1.29, 1024 1.41 against 1.49, 2048 1.51 against 1.55; but double 4096 2.57 against
-///   2.47, 8192 3.86 against 3.38, and 1000 (radix-5 digits) 2.79 against 2.44.
+///   of two): in either precision, for a power of two up to 1024 points.
 fn passes_in_place(
     n: usize,
     stage: RealStage,
@@ -517,21 +430,11 @@ fn passes_in_place(
 ///
 /// Where nothing is fused into the passes, a CPU leaf runs its passes in place in one local buffer in double
 /// precision, and in single where two buffers cannot hold its lanes or it reads wider rows
-/// (`wide_rows_in_place`). Double's 8 lanes fill a 64-byte line per element, and the smaller working set
-/// measured faster on PoCL, 2^22 points a run:
-/// c2c double 4096 (8 lanes instead of 4) 4.8-5.0 ms against 5.9-6.0, 1000 43-46 GFLOPS against 39-45,
-/// 1024 47-49 against 43, 2187 47-48 against 44, 3125 41-43 against 36-39, 1024^2 37-38 against 35, 2^20
-/// 35 against 32-33; 16807 39-40 against 40 and 64 to 256^2 within noise; r2c double 3125 (odd twins)
-/// 2.7-2.8 ms against 3.0-3.1 (min of 20), 2187 2.5-2.6 against 2.6-2.7. Single precision measured slower
-/// in place (1000 65-69 against 74-77, 2187 50-62 against 57-67).
-/// A complex DFT across the lanes on the store (a four-step in one kernel, `fourstep::lanes_dft`) reads the
-/// passes' output wherever they leave it, so its passes run in place as any double leaf's: with a 512 KiB L2
-/// (AMD EPYC, AVX2) its 8 double lanes of 2401 or 2048 points then fit, where two buffers did not and the
-/// four-step ran as two passes. Measured on PoCL there, 2^22 points a run, medians of 10 to 20 in three or
-/// four alternating runs: c2c double 16807 27.4-36.3 ms against 34.9-43.8 as two passes, 16384 27.8-30.0
-/// against 30.9-34.8; r2c double 16807 (then its twin split) 16.1-23.0 against 21.6-24.6, c2r double 16807
-/// 17.7-22.2 against 25.1-26.9. Single precision runs in place where two buffers do not fit: c2c single 32768
-/// (8 x 4096) 8.6-9.8 against 9.5-11.4 as 16 x 2048.
+/// (`wide_rows_in_place`). Double's 8 lanes fill a 64-byte line per element, and the smaller working set is
+/// faster; single precision is slower in place. A complex DFT across the lanes on the store (a four-step in
+/// one kernel, `fourstep::lanes_dft`) reads the passes' output wherever they leave it, so its passes run in
+/// place as any double leaf's: with a 512 KiB L2 its 8 double lanes of 2401 or 2048 points then fit, where
+/// two buffers do not (docs/tuning.md, "In-place passes").
 /// Real stages: see `passes_in_place`.
 pub fn leaf(
     n: usize,

@@ -283,9 +283,8 @@ fn plan_whole_batch(problem: &Problem, device: &Target, chunks: usize) -> Result
 }
 
 /// Complex elements a scratch region's size is a multiple of, so that every region starts as aligned as the
-/// buffer (4 KiB in double precision) and its vector loads and streaming stores stay whole. Measured on PoCL:
-/// the first pass of an R2C of 2^24 double, writing a second region 2^23 + 1 values in, took 60-80 ms, and
-/// the same pass of a complex 2^23 into an aligned region 14 ms.
+/// buffer (4 KiB in double precision) and its vector loads and streaming stores stay whole (docs/tuning.md,
+/// "Scratch region alignment").
 const REGION_ALIGN: usize = 256;
 
 /// Complex elements the rows of a real problem's scratch are a multiple of: the 16 lanes of a leaf pairing rows

@@ -69,9 +69,7 @@ pub(super) fn plan(ctx: &mut Ctx) -> Result<Node> {
 
 /// The most bytes a plane along axes that do not start at 0 (a real transform's complex axes, whose points
 /// lie the Hermitian rows apart) may take per transform. Such a plane loads along columns, and its kernel's
-/// lanes of whole planes soon outgrow L1. Measured on PoCL (Intel Xeon, 2^22 points a run, medians of 3-4
-/// rounds against one pass per axis): 8^3 0.71-0.85x the time, 16^3 0.67-0.92x, 32^3 single 0.69-0.87x,
-/// 16 x 16 x 64 single 0.73-0.80x; but 32^3 double 1.01-1.16x and 64^3 1.0-1.2x.
+/// lanes of whole planes soon outgrow L1 (docs/tuning.md, "Strided planes").
 const STRIDED_PLANE_MAX_BYTES: usize = 8 << 10;
 
 /// Where a C2R's complex pass from `current` writes: it keeps the Hermitian data in scratch (or in place)
@@ -87,10 +85,8 @@ fn c2r_dst(ctx: &mut Ctx, current: BufRef) -> BufRef {
 /// The length of axis `first` when it and the next axis, the first two complex axes, run as one leaf, a
 /// plane per transform: when the plane is at most `max_leaf` long and packed on both sides (the next axis's
 /// stride `n` times that of `first`, and C2C rows contiguous). The data then crosses memory once for both
-/// axes, not twice. A longer plane would work from a CPU's L2 with few lanes, which lost to two passes on
-/// PoCL (Intel Xeon, medians of 3-4 rounds): 128 x 128 single took 1.59x the time of two passes, 128^3
-/// single 1.37x, 64 x 128 single 1.22x and double 1.30x, 120 x 120 single 1.54x, 80 x 160 single 1.33x;
-/// only 100 x 100 single ran faster as a plane, in 0.81x the time.
+/// axes, not twice. A longer plane would work from a CPU's L2 with few lanes, which is slower than two passes
+/// (docs/tuning.md, "Plane leaves").
 fn plane_rows(ctx: &Ctx, first: usize, src: BufRef, dst: BufRef) -> Option<usize> {
     let problem = ctx.problem;
     let lengths = problem.complex_lengths();
@@ -184,7 +180,7 @@ mod tests {
         assert_eq!((kernels[0].out_stride, dims(&kernels[0])), (129 * 64, vec![(129, 1), (64, 129)]));
         assert!(kernels[0].streaming_store);
         assert_eq!(dims(&kernels[1]), [(256, 256), (64, 256 * 256)]);
-        // One transform: axis 1 starts on whole rows of 16 values, as before.
+        // One transform: axis 1 starts on whole rows of 16 values (129 padded to 144).
         let one = test_device::transform(TransformKind::C2R, &[256, 256], 1, false, Precision::Single);
         assert_eq!(stockham_kernels(&one, &test_device::target(&test_device::cpu()))[0].out_stride, 144);
     }

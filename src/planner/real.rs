@@ -77,9 +77,9 @@ pub(super) fn r2c(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 /// separates their spectra. An odd count puts the middle transform in two pairs, as pair 0's twin and as
 /// the last pair's own; pair 0 (coordinate 0 of the twin dimension) does not store it. Where the complex
 /// FFT runs as one kernel with its parts in the lanes (`fourstep::lanes_dft`), that kernel splits the
-/// pairs as it stores (`RealStage::TwinSplitLanes`: no scratch; measured on PoCL for 2^22 points, 16807
-/// double 4.6-4.8 -> 4.3-4.5 ms, single unchanged at 2.9-3.0; each element's DFT across the lanes runs in
-/// registers beside its mirror's); otherwise a split pass follows through scratch.
+/// pairs as it stores (`RealStage::TwinSplitLanes`: no scratch; each element's DFT across the lanes runs in
+/// registers beside its mirror's; docs/tuning.md, "Twin split across the lanes"); otherwise a split pass
+/// follows through scratch.
 fn r2c_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
     if let Some(twins) = leaf_twins(ctx, batch, src, dst) {
@@ -148,20 +148,8 @@ const CPU_EVEN_R2C_TWINS_FROM: usize = 500;
 /// An even single-precision R2C of `CPU_EVEN_R2C_TWINS_FROM` points or more, not a power of two, whose whole
 /// complex FFT fits one CPU leaf pairs transforms as odd lengths do: the leaf splits the pair's spectra as it
 /// stores, in packed rows that stream (`StockhamKernel::packed_rows`), where the half-length FFT spends about
-/// 15% of its time on the Hermitian post-process. Measured on PoCL for 2^22 points (min of 10, 3-5
-/// alternating runs), half-length FFT against twins: single 1000 1.80 -> 1.63 ms, 2000 1.72 -> 1.60, 3000
-/// 1.80 -> 1.71, 500 1.71 -> 1.65, 768 1.80 -> 1.65, 6000 within noise; double 1000 2.54 -> 2.48, 2000 2.61
-/// -> 2.48, 500 2.73 -> 2.59. Slower: 100 and 240 (single 1.24 -> 2.30, 1.38 -> 1.72), and in double 1024
-/// (2.48 -> 2.62) and 4096 (2.68 -> 2.78), whose passes run in place (`kernel_shape::passes_in_place`). Powers of two
-/// in single, once within noise or faster as twins, measured slower as twins since (medians of 4 alternating
-/// runs of 20 on a slow, noisy day, half-length against twins): 1024 2.94 against 3.27 ms, 2048 2.56 against
-/// 2.74, 4096 3.02 against 3.31, 1024 x 1024 5.56 against 6.29, 2048 x 2048 6.74 against 7.09. C2R twins
-/// measured slower at every length (single 1000 1.69 -> 1.74 ms, 1024 1.59 -> 1.90, 4096 1.64 -> 1.97).
-/// Double precision runs the half-length FFT, whose times vary less: on the AMD EPYC (2^22 points, 8
-/// alternating runs of 30, twins against half-length) r2c double 1000 took a median of medians of 4.64 ms
-/// against 4.51 (minimums: the least 3.80 against 3.92, the median 4.01 against 4.11), and its speed over its
-/// c2c, timed run for run, ranged 1.35-1.79x against 1.60-1.75x; 2000 5.66 against 4.69 ms (1.49-1.98x
-/// against 1.69-1.79x), 3000 5.49 against 5.00 (1.38-1.66x against 1.64-1.78x).
+/// 15% of its time on the Hermitian post-process. Shorter lengths, powers of two and C2R are slower as twins;
+/// double precision runs the half-length FFT, whose times vary less (docs/tuning.md, "Even R2C twins").
 fn even_r2c_twins(ctx: &Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Option<Job> {
     let n = ctx.problem.lengths[0];
     let suits = n >= CPU_EVEN_R2C_TWINS_FROM
@@ -222,25 +210,9 @@ fn paired_columns(ctx: &Ctx, whole: &Job) -> Option<Split> {
 }
 
 /// `split` with its last pass lengthened: a two-pass split takes the most rows, up to `limit` (and one
-/// kernel's length), that `fit`
-/// (rows, columns) with a first pass of one kernel, where that is more than its own; the first pass is then
-/// the shorter. A three-pass split stays as it is. Measured on PoCL, 2^22 points a run, ms (median of 20):
-/// - R2C, whose last pass pairs columns: double 65536 (m = 2^15) 6.3-6.5 as 16 x 2048 against 5.0 as
-///   1024 x 32 (5.1-5.4 as 2048 x 16); double 262144 6.2-6.6 as 64 x 2048 against 5.1-5.2 as 1024 x 128
-///   (5.0-5.2 as 2048 x 64); double 2^20 6.2 as 1024 x 512 against 6.6 as 2048 x 256; single 262144 4.3
-///   with a post-process pass of its own (32 x 4096) against 3.6-3.8 as 2048 x 64; single 2^20 4.7-5.5 as
-///   1024 x 512 against 4.4-4.9 as 2048 x 256; single 131072 4.0 with a pass of its own against 3.4 as
-///   2048 x 32.
-/// - C2R, whose first pass pairs rows: double 65536 4.7-5.0 as 16 x 2048 against 4.45-4.65 as 1024 x 32;
-///   double 262144 5.0-5.6 as 64 x 2048 against 4.65-4.8 as 1024 x 128 (4.9-5.0 as 256 x 512). Single
-///   262144 measured slower as 1024 x 128 (3.1-3.2 min as 32 x 4096 against 3.6-3.7) but faster as 64 x
-///   2048, whose 2048-point first pass pairs 16 lanes (medians of 6 alternating runs on a slow day 7.5 -> 7.0
-///   ms, against c2c 1.57 -> 1.72x; 128 x 1024 and 256 x 512 in between).
-/// - C2R double again, once 4-lane double leaves took radix-8 passes and ran in place (AMD EPYC, AVX2, 512 KiB
-///   L2, a noisy day; fftx-bench medians, alternating runs): a last pass of 128 points beat 1024 at every
-///   length it changes. 65536 (128 x 256) 15.4, 16.9, 11.5 ms against 18.7, 15.7, 13.4 as 1024 x 32 (20
-///   runs each); 262144 (128 x 1024) 16.6, 14.4, 11.8 against 21.4, 13.9, 14.2 as 1024 x 128; 61440 (128 x
-///   240) 11.4-17.3 against 17.8-22.4 as 1024 x 30 (10 runs, five rounds). 256 measured in between.
+/// kernel's length), that `fit` (rows, columns) with a first pass of one kernel, where that is more than its
+/// own; the first pass is then the shorter. A three-pass split stays as it is (docs/tuning.md, "Long last
+/// pass").
 fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usize) -> bool) -> Split {
     let Split::Two { rows: own, columns } = split else { return split };
     let m = own * columns;
@@ -254,18 +226,15 @@ fn long_last_pass(ctx: &Ctx, split: Split, limit: usize, fit: impl Fn(usize, usi
 }
 
 /// The longest last pass `long_last_pass` lengthens a shorter one to: R2C's pair leaf and C2R's last pass,
-/// in single and in double.
+/// in single and in double (docs/tuning.md, "Long last pass").
 const CPU_R2C_LONG_LAST_SINGLE: usize = 2048;
 const CPU_R2C_LONG_LAST_DOUBLE: usize = 1024;
 const CPU_C2R_LONG_LAST_SINGLE: usize = 64;
 const CPU_C2R_LONG_LAST_DOUBLE: usize = 128;
 
 /// The shortest pair leaf whose rows may start off the cache-line grid (always, in single precision: the
-/// mirrors' half vectors are half lines). Measured on PoCL, 2^22 points a run, the post-process fused
-/// against a pass of its own: R2C double GFLOPS 65536 (a 16-point pair leaf) 22.5-24.0 against
-/// 27.5-29.1, 262144 (64) 28.2-28.5 against 24.6-26.1, 2^20 (1024) 30.7-31.1 against 27.0-31.5, 2^22
-/// (2048) 32.0-33.1 against 31.8-34.3; R2C single ms (min of 20) 131072 (16) 4.9-5.1 against 3.8-3.9,
-/// 262144 (32) 4.6-4.8 against 4.0-4.3.
+/// mirrors' half vectors are half lines): shorter pair leaves off the grid are slower than a post-process
+/// pass of their own (docs/tuning.md, "Off-grid pair leaves").
 const OFF_GRID_MIN_PAIR_LEAF: usize = 64;
 
 /// The split of an even length's half whose four-step starts with a pass over rows adjacent on input, in
@@ -377,9 +346,9 @@ pub(super) fn c2r(ctx: &mut Ctx, batch: Vec<LogicalDim>, src: BufRef, dst: BufRe
 /// extended by symmetry, then a complex transform whose real and imaginary parts are the two outputs. An
 /// odd count pairs the middle transform twice, and the pass that stores the outputs leaves out pair 0's twin
 /// (`lone_axis`). Where the complex transform runs as one kernel with its parts in the lanes
-/// (`fourstep::lanes_dft`), that kernel merges the pairs as it loads (`RealStage::TwinMergeLanes`, measured
-/// on PoCL for 2^22 points: 16807 single 3.3 -> 2.9 ms, double 5.2 -> 4.3 ms); otherwise a pass merges them
-/// into scratch, in place too, since every input is read into scratch before any output is stored.
+/// (`fourstep::lanes_dft`), that kernel merges the pairs as it loads (`RealStage::TwinMergeLanes`;
+/// docs/tuning.md, "Twin merge across the lanes"); otherwise a pass merges them into scratch, in place too,
+/// since every input is read into scratch before any output is stored.
 fn c2r_twins(ctx: &mut Ctx, batch: &[LogicalDim], src: BufRef, dst: BufRef) -> Result<Option<Node>> {
     let n = ctx.problem.lengths[0];
     if let Some(twins) = leaf_twins(ctx, batch, src, dst) {

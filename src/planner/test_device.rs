@@ -67,7 +67,7 @@ pub fn cpu() -> DeviceInfo {
         cache_bytes: 32 << 20,
         fp64: true,
         native_width_f32: 8,
-        // 8-wide double vectors, as AVX-512 has, where 8 double lanes were measured (`kernel_shape::cpu_lanes`).
+        // 8-wide double vectors, as AVX-512 has: double passes take 8 lanes (`kernel_shape::cpu_lanes`).
         native_width_f64: 8,
         svm_buffers: false,
         sub_buffer_align: 128,

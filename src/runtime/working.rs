@@ -4,10 +4,10 @@
 //! On a CPU they are host memory mapped here and offered to the kernel for 2 MiB pages, for two reasons:
 //! passes striding across pages miss the TLB less, and the memory goes back to the system as soon as fftx
 //! is done with it. The runtime's own allocation comes from the C allocator, whose dynamic mmap threshold
-//! kept freed 8 MiB blocks resident; and PoCL 3.1 destroys a buffer only once it has retired the commands
-//! that used it, a while after they completed (a destroyed plan's two 8 MiB buffers were still mapped when
-//! measured). So a working buffer is retired rather than dropped: its pages are discarded once the last
-//! command that may use it has completed, and the mapping goes whenever the runtime destroys the buffer.
+//! keeps freed 8 MiB blocks resident; and PoCL 3.1 destroys a buffer only once it has retired the commands
+//! that used it, a while after they complete (a destroyed plan's two 8 MiB buffers stay mapped meanwhile).
+//! So a working buffer is retired rather than dropped: its pages are discarded once the last command that
+//! may use it has completed, and the mapping goes whenever the runtime destroys the buffer.
 
 use super::cl::{check, Buffer, Context, Event, HostStorage};
 use super::DeviceKind;
