@@ -529,6 +529,11 @@ fftxResult fftxMemcpy(void *dst, const void *src, size_t bytes, fftxMemcpyKind k
  next call with the same shape. The transpose waits for the `numWaitEvents` events of `waitEvents`;
  `outEvent` may be null, otherwise it receives an event the caller releases. Returns 0 (`CLFFT_SUCCESS`)
  or a clfftStatus / OpenCL error code: see docs/status.md.
+
+ # Safety
+ `queue` is NULL or an OpenCL command queue; `buffers` is NULL or points to one buffer (two when planar);
+ `waitEvents` points to `numWaitEvents` events, or is NULL when that is 0; `outEvent` is NULL or points to
+ a writable `cl_event`.
  */
 int fftxTransposeInPlace(cl_command_queue queue,
                          cl_mem *buffers,
@@ -546,6 +551,10 @@ int fftxTransposeInPlace(cl_command_queue queue,
  `output` (any shape), tile by tile. The arguments are those of `fftxTransposeInPlace`, with separate input
  and output buffer arrays of the same layout, which must not overlap; the input is left as it was.
  Returns 0 (`CLFFT_SUCCESS`) or a clfftStatus / OpenCL error code: see docs/status.md.
+
+ # Safety
+ As for `fftxTransposeInPlace`, with `input` and `output` each NULL or pointing to one buffer (two when
+ planar).
  */
 int fftxTransposeOutOfPlace(cl_command_queue queue,
                             cl_mem *input,
@@ -574,6 +583,9 @@ int fftxSetPlanNoMemAlloc(size_t plHandle,
  Writes 1 to `*enabled` when plan `plHandle` would be baked in the no-allocation mode (its own setting,
  or else the library's from `CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`), 0 otherwise. Returns 0
  (`CLFFT_SUCCESS`), `CLFFT_INVALID_PLAN` (4102) or `CLFFT_INVALID_HOST_PTR` (-37).
+
+ # Safety
+ `enabled` is NULL or points to a writable `int`.
  */
 int fftxGetPlanNoMemAlloc(size_t plHandle,
                           int *enabled);
