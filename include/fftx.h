@@ -137,6 +137,9 @@ const char *fftxGetLastErrorMessage(void);
 
 /*
  Creates an empty plan handle, to be made with one of the `fftxMakePlan` functions.
+
+ # Safety
+ `handle` is NULL or points to a writable `fftxHandle`.
  */
 fftxResult fftxCreate(fftxHandle *handle);
 
@@ -147,16 +150,25 @@ fftxResult fftxDestroy(fftxHandle plan);
 
 /*
  Creates and makes a plan for `batch` 1D transforms of `nx` points.
+
+ # Safety
+ `plan` is NULL or points to a writable `fftxHandle`.
  */
 fftxResult fftxPlan1d(fftxHandle *plan, int nx, fftxType type, int batch);
 
 /*
  Creates and makes a plan for a 2D transform of `nx` x `ny` (row-major: `ny` varies fastest).
+
+ # Safety
+ `plan` is NULL or points to a writable `fftxHandle`.
  */
 fftxResult fftxPlan2d(fftxHandle *plan, int nx, int ny, fftxType type);
 
 /*
  Creates and makes a plan for a 3D transform of `nx` x `ny` x `nz` (row-major: `nz` varies fastest).
+
+ # Safety
+ `plan` is NULL or points to a writable `fftxHandle`.
  */
 fftxResult fftxPlan3d(fftxHandle *plan, int nx, int ny, int nz, fftxType type);
 
@@ -164,6 +176,10 @@ fftxResult fftxPlan3d(fftxHandle *plan, int nx, int ny, int nz, fftxType type);
  Creates and makes a plan for `batch` transforms of rank 1 to 3 in cuFFT's advanced layout: element
  `x` of batch entry `b` lies at `b * idist + istride * (x[0] * inembed[1] * .. + x[rank - 1])` (likewise for the
  output); when `inembed` or `onembed` is NULL the data is packed and strides and distances are ignored.
+
+ # Safety
+ `plan` is NULL or points to a writable `fftxHandle`;
+ `n`, `inembed` and `onembed` are each NULL or point to `rank` values.
  */
 fftxResult fftxPlanMany(fftxHandle *plan,
                         int rank,
@@ -179,21 +195,34 @@ fftxResult fftxPlanMany(fftxHandle *plan,
 
 /*
  Makes a created plan; `*workSize` receives the bytes of work area a device execution needs.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxMakePlan1d(fftxHandle plan, int nx, fftxType type, int batch, size_t *workSize);
 
 /*
  Makes a created plan for a 2D transform; see `fftxPlan2d`.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxMakePlan2d(fftxHandle plan, int nx, int ny, fftxType type, size_t *workSize);
 
 /*
  Makes a created plan for a 3D transform; see `fftxPlan3d`.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxMakePlan3d(fftxHandle plan, int nx, int ny, int nz, fftxType type, size_t *workSize);
 
 /*
  Makes a created plan in the advanced layout; see `fftxPlanMany`.
+
+ # Safety
+ `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxMakePlanMany(fftxHandle plan,
                             int rank,
@@ -210,6 +239,10 @@ fftxResult fftxMakePlanMany(fftxHandle plan,
 
 /*
  `fftxMakePlanMany` with 64-bit sizes, strides, distances and batch.
+
+ # Safety
+ `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxMakePlanMany64(fftxHandle plan,
                               int rank,
@@ -226,21 +259,34 @@ fftxResult fftxMakePlanMany64(fftxHandle plan,
 
 /*
  The work area bytes a plan would need on the default device, without making one.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxEstimate1d(int nx, fftxType type, int batch, size_t *workSize);
 
 /*
  The work area bytes of a 2D plan on the default device.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxEstimate2d(int nx, int ny, fftxType type, size_t *workSize);
 
 /*
  The work area bytes of a 3D plan on the default device.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxEstimate3d(int nx, int ny, int nz, fftxType type, size_t *workSize);
 
 /*
  The work area bytes of an advanced-layout plan on the default device.
+
+ # Safety
+ `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxEstimateMany(int rank,
                             int *n,
@@ -256,16 +302,25 @@ fftxResult fftxEstimateMany(int rank,
 
 /*
  The work area bytes a plan would need on the device of a created plan.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxGetSize1d(fftxHandle handle, int nx, fftxType type, int batch, size_t *workSize);
 
 /*
  The work area bytes of a 2D plan on the device of a created plan.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxGetSize2d(fftxHandle handle, int nx, int ny, fftxType type, size_t *workSize);
 
 /*
  The work area bytes of a 3D plan on the device of a created plan.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxGetSize3d(fftxHandle handle,
                          int nx,
@@ -276,6 +331,10 @@ fftxResult fftxGetSize3d(fftxHandle handle,
 
 /*
  The work area bytes of an advanced-layout plan on the device of a created plan.
+
+ # Safety
+ `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+ `workArea` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxGetSizeMany(fftxHandle handle,
                            int rank,
@@ -292,6 +351,10 @@ fftxResult fftxGetSizeMany(fftxHandle handle,
 
 /*
  `fftxGetSizeMany` with 64-bit sizes, strides, distances and batch.
+
+ # Safety
+ `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxGetSizeMany64(fftxHandle plan,
                              int rank,
@@ -308,6 +371,9 @@ fftxResult fftxGetSizeMany64(fftxHandle plan,
 
 /*
  The work area bytes a made plan needs for device executions.
+
+ # Safety
+ `workSize` is NULL or points to a writable `size_t`.
  */
 fftxResult fftxGetSize(fftxHandle handle, size_t *workSize);
 
@@ -327,6 +393,9 @@ fftxResult fftxSetAutoAllocation(fftxHandle plan, int autoAllocate);
  `FFTX_TUNE`'s syntax (`docs/environment.md`: `"profile=gpu;max_leaf=64"` plans as for a GPU with kernels
  of at most 64 points). NULL restores `FFTX_TUNE`'s; `""` overrides nothing. `FFTX_INVALID_VALUE` for an
  item fftx does not know, `FFTX_INVALID_PLAN` once the plan is made.
+
+ # Safety
+ `spec` is NULL or a NUL-terminated string.
  */
 fftxResult fftxSetTuning(fftxHandle plan,
                          const char *spec);
@@ -336,6 +405,9 @@ fftxResult fftxSetTuning(fftxHandle plan,
  Device memory from `fftxMalloc` lives in the default stream's context (`fftxGetDefaultStream`), so device
  executions need a stream of that context. An out-of-order queue serves as a CUDA stream too: a transform
  on it starts after the commands enqueued before it, and those enqueued after it wait for it (barriers).
+
+ # Safety
+ `stream` is NULL or an OpenCL command queue.
  */
 fftxResult fftxSetStream(fftxHandle plan,
                          cl_command_queue stream);
@@ -344,11 +416,17 @@ fftxResult fftxSetStream(fftxHandle plan,
  Writes the default stream: the queue plans run on without `fftxSetStream`, and whose context holds the
  memory of `fftxMalloc`. fftx keeps it until the process ends; the caller does not release it. Queues the
  caller makes in its context (`clGetCommandQueueInfo(CL_QUEUE_CONTEXT)`) can run plans on that memory.
+
+ # Safety
+ `stream` is NULL or points to a writable `cl_command_queue`.
  */
 fftxResult fftxGetDefaultStream(cl_command_queue *stream);
 
 /*
  Writes `FFTX_VERSION`.
+
+ # Safety
+ `version` is NULL or points to a writable `int`.
  */
 fftxResult fftxGetVersion(int *version);
 
@@ -358,6 +436,11 @@ fftxResult fftxGetVersion(int *version);
  the device (when too large for it, in parts of the batch that it holds, or else streamed in slabs: in the
  basic layout, where a 1D complex length is not prime and 2D and 3D columns down the first axis fit) and
  the call returns with the result in place.
+
+ # Safety
+ `idata` and `odata` are each NULL, device memory from `fftxMalloc`, or host memory that holds the
+ plan's whole input (`idata`) or output (`odata`) and that nothing else touches during the call; in place,
+ `idata` holds the larger of the two.
  */
 fftxResult fftxExecC2C(fftxHandle plan,
                        struct fftxComplex *idata,
@@ -366,16 +449,25 @@ fftxResult fftxExecC2C(fftxHandle plan,
 
 /*
  Single-precision real-to-complex forward transform; see `fftxExecC2C` for memory and placement.
+
+ # Safety
+ As for `fftxExecC2C`.
  */
 fftxResult fftxExecR2C(fftxHandle plan, fftxReal *idata, struct fftxComplex *odata);
 
 /*
  Single-precision complex-to-real inverse transform (unnormalised); see `fftxExecC2C`.
+
+ # Safety
+ As for `fftxExecC2C`.
  */
 fftxResult fftxExecC2R(fftxHandle plan, struct fftxComplex *idata, fftxReal *odata);
 
 /*
  Double-precision complex transform; see `fftxExecC2C`.
+
+ # Safety
+ As for `fftxExecC2C`.
  */
 fftxResult fftxExecZ2Z(fftxHandle plan,
                        struct fftxDoubleComplex *idata,
@@ -384,11 +476,17 @@ fftxResult fftxExecZ2Z(fftxHandle plan,
 
 /*
  Double-precision real-to-complex forward transform; see `fftxExecC2C`.
+
+ # Safety
+ As for `fftxExecC2C`.
  */
 fftxResult fftxExecD2Z(fftxHandle plan, fftxDoubleReal *idata, struct fftxDoubleComplex *odata);
 
 /*
  Double-precision complex-to-real inverse transform (unnormalised); see `fftxExecC2C`.
+
+ # Safety
+ As for `fftxExecC2C`.
  */
 fftxResult fftxExecZ2D(fftxHandle plan, struct fftxDoubleComplex *idata, fftxDoubleReal *odata);
 
@@ -396,6 +494,9 @@ fftxResult fftxExecZ2D(fftxHandle plan, struct fftxDoubleComplex *idata, fftxDou
  Allocates `bytes` of device memory in the default stream's context (shared virtual memory where the
  device has it); `*ptr` receives its address. More than the device allocates at once is `FFTX_ALLOC_FAILED`,
  as in cuFFT's `cudaMalloc`.
+
+ # Safety
+ `ptr` is NULL or points to a writable `void *`.
  */
 fftxResult fftxMalloc(void **ptr,
                       size_t bytes);
@@ -407,6 +508,10 @@ fftxResult fftxFree(void *ptr);
 
 /*
  Copies `bytes` bytes and returns when they are in place, after all work on the default stream.
+
+ # Safety
+ `dst` and `src` are each NULL, device memory from `fftxMalloc`, or host memory of `bytes` bytes, as
+ `kind` says; host memory at `dst` is writable.
  */
 fftxResult fftxMemcpy(void *dst, const void *src, size_t bytes, fftxMemcpyKind kind);
 
@@ -424,6 +529,11 @@ fftxResult fftxMemcpy(void *dst, const void *src, size_t bytes, fftxMemcpyKind k
  next call with the same shape. The transpose waits for the `numWaitEvents` events of `waitEvents`;
  `outEvent` may be null, otherwise it receives an event the caller releases. Returns 0 (`CLFFT_SUCCESS`)
  or a clfftStatus / OpenCL error code: see docs/status.md.
+
+ # Safety
+ `queue` is NULL or an OpenCL command queue; `buffers` is NULL or points to one buffer (two when planar);
+ `waitEvents` points to `numWaitEvents` events, or is NULL when that is 0; `outEvent` is NULL or points to
+ a writable `cl_event`.
  */
 int fftxTransposeInPlace(cl_command_queue queue,
                          cl_mem *buffers,
@@ -441,6 +551,10 @@ int fftxTransposeInPlace(cl_command_queue queue,
  `output` (any shape), tile by tile. The arguments are those of `fftxTransposeInPlace`, with separate input
  and output buffer arrays of the same layout, which must not overlap; the input is left as it was.
  Returns 0 (`CLFFT_SUCCESS`) or a clfftStatus / OpenCL error code: see docs/status.md.
+
+ # Safety
+ As for `fftxTransposeInPlace`, with `input` and `output` each NULL or pointing to one buffer (two when
+ planar).
  */
 int fftxTransposeOutOfPlace(cl_command_queue queue,
                             cl_mem *input,
@@ -469,6 +583,9 @@ int fftxSetPlanNoMemAlloc(size_t plHandle,
  Writes 1 to `*enabled` when plan `plHandle` would be baked in the no-allocation mode (its own setting,
  or else the library's from `CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`), 0 otherwise. Returns 0
  (`CLFFT_SUCCESS`), `CLFFT_INVALID_PLAN` (4102) or `CLFFT_INVALID_HOST_PTR` (-37).
+
+ # Safety
+ `enabled` is NULL or points to a writable `int`.
  */
 int fftxGetPlanNoMemAlloc(size_t plHandle,
                           int *enabled);

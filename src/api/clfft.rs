@@ -1,8 +1,9 @@
 //! The clFFT 2.12 C API, binary-compatible with `clFFT.h`: same names, enum values, struct layout and
-//! status codes. Pointers come from C callers, who must pass null or valid pointers of the documented sizes.
-#![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
+//! status codes. Pointers come from C callers, who must pass null or valid pointers of the documented sizes:
+//! each function's `# Safety` says which, as `clFFT.h` documents them.
+#![allow(non_camel_case_types, non_snake_case)]
 
-use super::{guard, non_null};
+use super::{c_array, c_array_mut, c_str, guard, load, non_null, out_param, store};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::{check_lengths, library, registry, Callback, Direction, Layout, Plan, Settings};
 use crate::runtime::cl::{RawEvent, RawMem};
@@ -106,52 +107,76 @@ fn dim_count(dim: clfftDim) -> Result<usize> {
 }
 
 /// Reads `dim` values from a caller's array.
+///
+/// # Safety
+/// `ptr` is null or points to `dim` values when `dim` is 1, 2 or 3.
 unsafe fn read_array(ptr: *const usize, dim: clfftDim, what: &str) -> Result<Vec<usize>> {
     non_null(ptr, what)?;
     let n = dim_count(dim)?;
-    Ok(std::slice::from_raw_parts(ptr, n).to_vec())
+    // SAFETY: checked non-null above; the caller's contract gives `n` (= `dim`) values.
+    Ok(unsafe { c_array(ptr, n) }.to_vec())
 }
 
 /// Writes the first `dim` values of `values` to a caller's array.
+///
+/// # Safety
+/// `ptr` is null or points to room for `dim` values when `dim` is 1, 2 or 3.
 unsafe fn write_array(ptr: *mut usize, dim: clfftDim, values: &[usize], what: &str) -> Result<()> {
     non_null(ptr, what)?;
     let n = dim_count(dim)?;
     if values.len() < n {
         return fail(ErrorKind::OpenCl(CLFFT_INVALID_ARG_INDEX), format!("the plan holds {} {what}", values.len()));
     }
-    std::slice::from_raw_parts_mut(ptr, n).copy_from_slice(&values[..n]);
+    // SAFETY: checked non-null above; the caller's contract gives room for `n` (= `dim`) values.
+    unsafe { c_array_mut(ptr, n) }.copy_from_slice(&values[..n]);
     Ok(())
 }
 
+/// # Safety
+/// `context` is null or an OpenCL context.
 unsafe fn retain_context(context: cl_context) -> Result<Context> {
     if context.is_null() {
         return fail(ErrorKind::InvalidContext, "null context");
     }
-    Context::retained(context).map_err(|e| Error::new(ErrorKind::InvalidContext, format!("invalid context: {e}")))
+    // SAFETY: checked non-null above; the caller passes a context.
+    unsafe { Context::retained(context) }
+        .map_err(|e| Error::new(ErrorKind::InvalidContext, format!("invalid context: {e}")))
 }
 
 /// The queue a bake or enqueue runs on: the first of `queues`. A count of 0 still names the first queue, as in
 /// clFFT, whose header calls 0 queues valid for a bake.
+///
+/// # Safety
+/// `queues` is null or points to a command queue or null.
 unsafe fn first_queue(queues: *const cl_command_queue) -> Result<Queue> {
-    if queues.is_null() || (*queues).is_null() {
+    // SAFETY: the caller passes null or a pointer to a queue.
+    let queue = unsafe { load(queues) }.unwrap_or(std::ptr::null_mut());
+    if queue.is_null() {
         return fail(ErrorKind::InvalidCommandQueue, "no command queue given");
     }
-    Queue::retained(*queues).map_err(|e| Error::new(ErrorKind::InvalidCommandQueue, format!("invalid queue: {e}")))
+    // SAFETY: checked non-null above; the caller passes a command queue.
+    unsafe { Queue::retained(queue) }
+        .map_err(|e| Error::new(ErrorKind::InvalidCommandQueue, format!("invalid queue: {e}")))
 }
 
+/// # Safety
+/// `setupData` is null or points to a writable `clfftSetupData`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftInitSetupData(setupData: *mut clfftSetupData) -> clfftStatus {
     run("clfftInitSetupData", || {
-        non_null(setupData, "setupData")?;
-        *setupData = clfftSetupData { major: VERSION.0, minor: VERSION.1, patch: VERSION.2, debugFlags: 0 };
-        Ok(())
+        let data = clfftSetupData { major: VERSION.0, minor: VERSION.1, patch: VERSION.2, debugFlags: 0 };
+        // SAFETY: the caller passes null or a writable `clfftSetupData`.
+        unsafe { out_param(setupData, "setupData", || Ok(data)) }
     })
 }
 
+/// # Safety
+/// `setupData` is null or points to a `clfftSetupData`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftSetup(setupData: *const clfftSetupData) -> clfftStatus {
     run("clfftSetup", || {
-        let flags = if setupData.is_null() { 0 } else { (*setupData).debugFlags };
+        // SAFETY: the caller passes null or a readable `clfftSetupData`.
+        let flags = unsafe { load(setupData) }.map_or(0, |data| data.debugFlags);
         library::setup(flags);
         Ok(())
     })
@@ -165,17 +190,27 @@ pub extern "C" fn clfftTeardown() -> clfftStatus {
     })
 }
 
+/// # Safety
+/// `major`, `minor` and `patch` are each null or point to a writable `cl_uint`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetVersion(major: *mut cl_uint, minor: *mut cl_uint, patch: *mut cl_uint) -> clfftStatus {
     run("clfftGetVersion", || {
         non_null(major, "major")?;
         non_null(minor, "minor")?;
         non_null(patch, "patch")?;
-        (*major, *minor, *patch) = VERSION;
+        // SAFETY: each checked non-null above; the caller passes writable `cl_uint`s.
+        unsafe {
+            store(major, VERSION.0);
+            store(minor, VERSION.1);
+            store(patch, VERSION.2);
+        }
         Ok(())
     })
 }
 
+/// # Safety
+/// `plHandle` is null or points to a writable handle; `clLengths` is null or points to `dim` lengths;
+/// `context` is null or an OpenCL context.
 #[no_mangle]
 pub unsafe extern "C" fn clfftCreateDefaultPlan(
     plHandle: *mut clfftPlanHandle,
@@ -185,15 +220,21 @@ pub unsafe extern "C" fn clfftCreateDefaultPlan(
 ) -> clfftStatus {
     run("clfftCreateDefaultPlan", || {
         non_null(plHandle, "plHandle")?;
-        let lengths = read_array(clLengths, dim, "clLengths")?;
+        // SAFETY: the caller passes null or `dim` lengths.
+        let lengths = unsafe { read_array(clLengths, dim, "clLengths") }?;
         check_lengths(&lengths)?;
-        let context = retain_context(context)?;
+        // SAFETY: the caller passes null or a context.
+        let context = unsafe { retain_context(context) }?;
         let settings = Settings { tuning: super::default_tuning(), ..Settings::new(context, &lengths) };
-        *plHandle = registry::CLFFT_PLANS.insert_with(|handle| Plan::new(settings).with_handle(handle))?;
+        let handle = registry::CLFFT_PLANS.insert_with(|handle| Plan::new(settings).with_handle(handle))?;
+        // SAFETY: checked non-null above; the caller passes a writable handle.
+        unsafe { store(plHandle, handle) };
         Ok(())
     })
 }
 
+/// # Safety
+/// `out_plHandle` is null or points to a writable handle; `new_context` is null or an OpenCL context.
 #[no_mangle]
 pub unsafe extern "C" fn clfftCopyPlan(
     out_plHandle: *mut clfftPlanHandle,
@@ -203,7 +244,8 @@ pub unsafe extern "C" fn clfftCopyPlan(
     run("clfftCopyPlan", || {
         non_null(out_plHandle, "out_plHandle")?;
         let mut settings = with_plan(in_plHandle, |p| Ok(p.settings().clone()))?;
-        let context = retain_context(new_context)?;
+        // SAFETY: the caller passes null or a context.
+        let context = unsafe { retain_context(new_context) }?;
         let has_userdata = [&settings.pre_callback, &settings.post_callback]
             .into_iter()
             .any(|c| c.as_ref().is_some_and(|c| c.userdata.is_some()));
@@ -214,12 +256,18 @@ pub unsafe extern "C" fn clfftCopyPlan(
             );
         }
         settings.context = context;
-        *out_plHandle = registry::CLFFT_PLANS.insert_with(|handle| Plan::new(settings).with_handle(handle))?;
+        let handle = registry::CLFFT_PLANS.insert_with(|handle| Plan::new(settings).with_handle(handle))?;
+        // SAFETY: checked non-null above; the caller passes a writable handle.
+        unsafe { store(out_plHandle, handle) };
         Ok(())
     })
 }
 
 /// Bakes for the first queue whatever `numQueues` says, as clFFT does.
+///
+/// # Safety
+/// `commQueueFFT` is null or points to a command queue; `pfn_notify`, if given, may be called with the plan
+/// and `user_data`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftBakePlan(
     plHandle: clfftPlanHandle,
@@ -229,51 +277,64 @@ pub unsafe extern "C" fn clfftBakePlan(
     user_data: *mut c_void,
 ) -> clfftStatus {
     let status = run("clfftBakePlan", || {
-        let queue = first_queue(commQueueFFT)?;
+        // SAFETY: the caller passes null or a pointer to a queue.
+        let queue = unsafe { first_queue(commQueueFFT) }?;
         with_plan(plHandle, |p| p.bake(&queue).map(|_| ()))
     });
     if status == CLFFT_SUCCESS {
         if let Some(notify) = pfn_notify {
-            notify(plHandle, user_data);
+            // SAFETY: the caller passes a callback that takes the plan and its `user_data`.
+            unsafe { notify(plHandle, user_data) };
         }
     }
     status
 }
 
+/// # Safety
+/// `plHandle` is null or points to a readable and writable handle.
 #[no_mangle]
 pub unsafe extern "C" fn clfftDestroyPlan(plHandle: *mut clfftPlanHandle) -> clfftStatus {
     run("clfftDestroyPlan", || {
         non_null(plHandle, "plHandle")?;
-        registry::CLFFT_PLANS.remove(*plHandle)?;
+        // SAFETY: checked non-null above; the caller passes a readable handle.
+        let handle = unsafe { *plHandle };
+        registry::CLFFT_PLANS.remove(handle)?;
         // clFFT clears the caller's handle so that it cannot be used again by mistake.
-        *plHandle = 0;
+        // SAFETY: checked non-null above; the caller passes a writable handle.
+        unsafe { store(plHandle, 0) };
         Ok(())
     })
 }
 
+/// # Safety
+/// `context` is null or points to a writable `cl_context`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanContext(plHandle: clfftPlanHandle, context: *mut cl_context) -> clfftStatus {
     run("clfftGetPlanContext", || {
-        non_null(context, "context")?;
-        *context = with_plan(plHandle, |p| Ok(p.settings().context.raw()))?;
-        Ok(())
+        let value = || with_plan(plHandle, |p| Ok(p.settings().context.raw()));
+        // SAFETY: the caller passes null or a writable `cl_context`.
+        unsafe { out_param(context, "context", value) }
     })
 }
 
+/// # Safety
+/// `precision` is null or points to a writable `clfftPrecision`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanPrecision(
     plHandle: clfftPlanHandle,
     precision: *mut clfftPrecision,
 ) -> clfftStatus {
     run("clfftGetPlanPrecision", || {
-        non_null(precision, "precision")?;
-        *precision = with_plan(plHandle, |p| {
-            Ok(match p.settings().precision {
-                Precision::Single => CLFFT_SINGLE,
-                Precision::Double => CLFFT_DOUBLE,
+        let value = || {
+            with_plan(plHandle, |p| {
+                Ok(match p.settings().precision {
+                    Precision::Single => CLFFT_SINGLE,
+                    Precision::Double => CLFFT_DOUBLE,
+                })
             })
-        })?;
-        Ok(())
+        };
+        // SAFETY: the caller passes null or a writable `clfftPrecision`.
+        unsafe { out_param(precision, "precision", value) }
     })
 }
 
@@ -317,6 +378,8 @@ fn direction(dir: clfftDirection) -> Result<Direction> {
     }
 }
 
+/// # Safety
+/// `scale` is null or points to a writable `cl_float`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanScale(
     plHandle: clfftPlanHandle,
@@ -324,10 +387,12 @@ pub unsafe extern "C" fn clfftGetPlanScale(
     scale: *mut cl_float,
 ) -> clfftStatus {
     run("clfftGetPlanScale", || {
-        non_null(scale, "scale")?;
-        let d = scale_direction(dir)?;
-        *scale = with_plan(plHandle, |p| Ok(p.settings().scale(d) as cl_float))?;
-        Ok(())
+        let value = || {
+            let d = scale_direction(dir)?;
+            with_plan(plHandle, |p| Ok(p.settings().scale(d) as cl_float))
+        };
+        // SAFETY: the caller passes null or a writable `cl_float`.
+        unsafe { out_param(scale, "scale", value) }
     })
 }
 
@@ -346,12 +411,14 @@ pub extern "C" fn clfftSetPlanScale(plHandle: clfftPlanHandle, dir: clfftDirecti
     })
 }
 
+/// # Safety
+/// `batchSize` is null or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanBatchSize(plHandle: clfftPlanHandle, batchSize: *mut usize) -> clfftStatus {
     run("clfftGetPlanBatchSize", || {
-        non_null(batchSize, "batchSize")?;
-        *batchSize = with_plan(plHandle, |p| Ok(p.settings().batch))?;
-        Ok(())
+        let value = || with_plan(plHandle, |p| Ok(p.settings().batch));
+        // SAFETY: the caller passes null or a writable `size_t`.
+        unsafe { out_param(batchSize, "batchSize", value) }
     })
 }
 
@@ -367,6 +434,8 @@ pub extern "C" fn clfftSetPlanBatchSize(plHandle: clfftPlanHandle, batchSize: us
     })
 }
 
+/// # Safety
+/// `dim` and `size` are each null or point to a writable value of their type.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanDim(
     plHandle: clfftPlanHandle,
@@ -376,9 +445,11 @@ pub unsafe extern "C" fn clfftGetPlanDim(
     run("clfftGetPlanDim", || {
         non_null(dim, "dim")?;
         let d = with_plan(plHandle, |p| Ok(p.settings().dim()))?;
-        *dim = d as clfftDim;
-        if !size.is_null() {
-            *size = d as cl_uint;
+        // SAFETY: `dim` checked non-null above; the caller passes null or writable pointers, and `store` skips
+        // a null `size`.
+        unsafe {
+            store(dim, d as clfftDim);
+            store(size, d as cl_uint);
         }
         Ok(())
     })
@@ -395,6 +466,8 @@ pub extern "C" fn clfftSetPlanDim(plHandle: clfftPlanHandle, dim: clfftDim) -> c
     })
 }
 
+/// # Safety
+/// `clLengths` is null or points to room for `dim` values.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanLength(
     plHandle: clfftPlanHandle,
@@ -403,10 +476,13 @@ pub unsafe extern "C" fn clfftGetPlanLength(
 ) -> clfftStatus {
     run("clfftGetPlanLength", || {
         let lengths = with_plan(plHandle, |p| Ok(p.settings().lengths.clone()))?;
-        write_array(clLengths, dim, &lengths, "lengths")
+        // SAFETY: the caller passes null or room for `dim` values.
+        unsafe { write_array(clLengths, dim, &lengths, "lengths") }
     })
 }
 
+/// # Safety
+/// `clLengths` is null or points to `dim` values.
 #[no_mangle]
 pub unsafe extern "C" fn clfftSetPlanLength(
     plHandle: clfftPlanHandle,
@@ -414,7 +490,8 @@ pub unsafe extern "C" fn clfftSetPlanLength(
     clLengths: *const usize,
 ) -> clfftStatus {
     run("clfftSetPlanLength", || {
-        let lengths = read_array(clLengths, dim, "clLengths")?;
+        // SAFETY: the caller passes null or `dim` lengths.
+        let lengths = unsafe { read_array(clLengths, dim, "clLengths") }?;
         check_lengths(&lengths)?;
         with_plan(plHandle, |p| {
             p.settings_mut().lengths = lengths;
@@ -423,6 +500,8 @@ pub unsafe extern "C" fn clfftSetPlanLength(
     })
 }
 
+/// # Safety
+/// `clStrides` is null or points to room for `dim` values.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanInStride(
     plHandle: clfftPlanHandle,
@@ -431,10 +510,13 @@ pub unsafe extern "C" fn clfftGetPlanInStride(
 ) -> clfftStatus {
     run("clfftGetPlanInStride", || {
         let strides = with_plan(plHandle, |p| Ok(p.settings().in_strides.clone()))?;
-        write_array(clStrides, dim, &strides, "input strides")
+        // SAFETY: the caller passes null or room for `dim` values.
+        unsafe { write_array(clStrides, dim, &strides, "input strides") }
     })
 }
 
+/// # Safety
+/// `clStrides` is null or points to `dim` values.
 #[no_mangle]
 pub unsafe extern "C" fn clfftSetPlanInStride(
     plHandle: clfftPlanHandle,
@@ -442,7 +524,8 @@ pub unsafe extern "C" fn clfftSetPlanInStride(
     clStrides: *mut usize,
 ) -> clfftStatus {
     run("clfftSetPlanInStride", || {
-        let strides = read_array(clStrides, dim, "clStrides")?;
+        // SAFETY: the caller passes null or `dim` strides.
+        let strides = unsafe { read_array(clStrides, dim, "clStrides") }?;
         with_plan(plHandle, |p| {
             p.settings_mut().in_strides = strides;
             Ok(())
@@ -450,6 +533,8 @@ pub unsafe extern "C" fn clfftSetPlanInStride(
     })
 }
 
+/// # Safety
+/// `clStrides` is null or points to room for `dim` values.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanOutStride(
     plHandle: clfftPlanHandle,
@@ -458,10 +543,13 @@ pub unsafe extern "C" fn clfftGetPlanOutStride(
 ) -> clfftStatus {
     run("clfftGetPlanOutStride", || {
         let strides = with_plan(plHandle, |p| Ok(p.settings().out_strides.clone()))?;
-        write_array(clStrides, dim, &strides, "output strides")
+        // SAFETY: the caller passes null or room for `dim` values.
+        unsafe { write_array(clStrides, dim, &strides, "output strides") }
     })
 }
 
+/// # Safety
+/// `clStrides` is null or points to `dim` values.
 #[no_mangle]
 pub unsafe extern "C" fn clfftSetPlanOutStride(
     plHandle: clfftPlanHandle,
@@ -469,7 +557,8 @@ pub unsafe extern "C" fn clfftSetPlanOutStride(
     clStrides: *mut usize,
 ) -> clfftStatus {
     run("clfftSetPlanOutStride", || {
-        let strides = read_array(clStrides, dim, "clStrides")?;
+        // SAFETY: the caller passes null or `dim` strides.
+        let strides = unsafe { read_array(clStrides, dim, "clStrides") }?;
         with_plan(plHandle, |p| {
             p.settings_mut().out_strides = strides;
             Ok(())
@@ -477,6 +566,8 @@ pub unsafe extern "C" fn clfftSetPlanOutStride(
     })
 }
 
+/// # Safety
+/// `iDist` and `oDist` are each null or point to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanDistance(
     plHandle: clfftPlanHandle,
@@ -486,7 +577,12 @@ pub unsafe extern "C" fn clfftGetPlanDistance(
     run("clfftGetPlanDistance", || {
         non_null(iDist, "iDist")?;
         non_null(oDist, "oDist")?;
-        (*iDist, *oDist) = with_plan(plHandle, |p| Ok((p.settings().in_dist, p.settings().out_dist)))?;
+        let (i, o) = with_plan(plHandle, |p| Ok((p.settings().in_dist, p.settings().out_dist)))?;
+        // SAFETY: both checked non-null above; the caller passes writable `size_t`s.
+        unsafe {
+            store(iDist, i);
+            store(oDist, o);
+        }
         Ok(())
     })
 }
@@ -502,6 +598,8 @@ pub extern "C" fn clfftSetPlanDistance(plHandle: clfftPlanHandle, iDist: usize, 
     })
 }
 
+/// # Safety
+/// `iLayout` and `oLayout` are each null or point to a writable `clfftLayout`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetLayout(
     plHandle: clfftPlanHandle,
@@ -512,7 +610,11 @@ pub unsafe extern "C" fn clfftGetLayout(
         non_null(iLayout, "iLayout")?;
         non_null(oLayout, "oLayout")?;
         let (i, o) = with_plan(plHandle, |p| Ok((p.settings().in_layout, p.settings().out_layout)))?;
-        (*iLayout, *oLayout) = (i as clfftLayout, o as clfftLayout);
+        // SAFETY: both checked non-null above; the caller passes writable `clfftLayout`s.
+        unsafe {
+            store(iLayout, i as clfftLayout);
+            store(oLayout, o as clfftLayout);
+        }
         Ok(())
     })
 }
@@ -540,16 +642,18 @@ pub extern "C" fn clfftSetLayout(plHandle: clfftPlanHandle, iLayout: clfftLayout
     })
 }
 
+/// # Safety
+/// `placeness` is null or points to a writable `clfftResultLocation`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetResultLocation(
     plHandle: clfftPlanHandle,
     placeness: *mut clfftResultLocation,
 ) -> clfftStatus {
     run("clfftGetResultLocation", || {
-        non_null(placeness, "placeness")?;
-        let in_place = with_plan(plHandle, |p| Ok(p.settings().in_place))?;
-        *placeness = if in_place { CLFFT_INPLACE } else { CLFFT_OUTOFPLACE };
-        Ok(())
+        let value =
+            || with_plan(plHandle, |p| Ok(if p.settings().in_place { CLFFT_INPLACE } else { CLFFT_OUTOFPLACE }));
+        // SAFETY: the caller passes null or a writable `clfftResultLocation`.
+        unsafe { out_param(placeness, "placeness", value) }
     })
 }
 
@@ -570,16 +674,18 @@ pub extern "C" fn clfftSetResultLocation(plHandle: clfftPlanHandle, placeness: c
     })
 }
 
+/// # Safety
+/// `transposed` is null or points to a writable `clfftResultTransposed`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetPlanTransposeResult(
     plHandle: clfftPlanHandle,
     transposed: *mut clfftResultTransposed,
 ) -> clfftStatus {
     run("clfftGetPlanTransposeResult", || {
-        non_null(transposed, "transposed")?;
-        let t = with_plan(plHandle, |p| Ok(p.settings().transposed))?;
-        *transposed = if t { CLFFT_TRANSPOSED } else { CLFFT_NOTRANSPOSE };
-        Ok(())
+        let value =
+            || with_plan(plHandle, |p| Ok(if p.settings().transposed { CLFFT_TRANSPOSED } else { CLFFT_NOTRANSPOSE }));
+        // SAFETY: the caller passes null or a writable `clfftResultTransposed`.
+        unsafe { out_param(transposed, "transposed", value) }
     })
 }
 
@@ -601,16 +707,20 @@ pub extern "C" fn clfftSetPlanTransposeResult(
     })
 }
 
+/// # Safety
+/// `buffersize` is null or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftGetTmpBufSize(plHandle: clfftPlanHandle, buffersize: *mut usize) -> clfftStatus {
     run("clfftGetTmpBufSize", || {
-        non_null(buffersize, "buffersize")?;
-        *buffersize = with_plan(plHandle, |p| match p.baked() {
-            Some(_) if p.settings().batch == 0 => Ok(0),
-            Some(b) => Ok(b.tmp_bytes()),
-            None => fail(ErrorKind::InvalidOperation, "the plan is not baked yet"),
-        })?;
-        Ok(())
+        let value = || {
+            with_plan(plHandle, |p| match p.baked() {
+                Some(_) if p.settings().batch == 0 => Ok(0),
+                Some(b) => Ok(b.tmp_bytes()),
+                None => fail(ErrorKind::InvalidOperation, "the plan is not baked yet"),
+            })
+        };
+        // SAFETY: the caller passes null or a writable `size_t`.
+        unsafe { out_param(buffersize, "buffersize", value) }
     })
 }
 
@@ -618,6 +728,10 @@ pub unsafe extern "C" fn clfftGetTmpBufSize(plHandle: clfftPlanHandle, buffersiz
 /// which receives each result, as clFFT defines them; the plan runs it in its kernels' loads or stores, or in
 /// a pass of its own (`plan::exec`). The name and code are copied and the user-data buffer retained. Takes
 /// effect at the next bake, which reports a callback that does not compile.
+///
+/// # Safety
+/// `funcName` and `funcString` are each null or a NUL-terminated string; `userdata` is null or points to a
+/// buffer (`cl_mem`) or null.
 #[no_mangle]
 pub unsafe extern "C" fn clfftSetPlanCallback(
     plHandle: clfftPlanHandle,
@@ -633,7 +747,8 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
             if p.is_null() {
                 return fail(ErrorKind::InvalidArgValue, format!("the callback's {what} is null"));
             }
-            match std::ffi::CStr::from_ptr(p).to_str() {
+            // SAFETY: checked non-null above; the caller passes NUL-terminated strings.
+            match unsafe { c_str(p) }.to_str() {
                 Ok(s) => Ok(s.to_string()),
                 Err(_) => fail(ErrorKind::InvalidArgValue, format!("the callback's {what} is not UTF-8")),
             }
@@ -652,10 +767,12 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
             );
         }
         // clFFT takes the buffer whenever the pointer is given, whatever the count.
-        let raw = if userdata.is_null() { std::ptr::null_mut() } else { *userdata };
+        // SAFETY: the caller passes null or a pointer to a buffer.
+        let raw = unsafe { load(userdata) }.unwrap_or(std::ptr::null_mut());
         with_plan(plHandle, |plan| {
             // A buffer of another context is passed to the kernels as it is, as clFFT passes it.
-            let userdata = if raw.is_null() { None } else { Some(Buffer::retained(raw)?) };
+            // SAFETY: checked non-null here; the caller passes a buffer.
+            let userdata = if raw.is_null() { None } else { Some(unsafe { Buffer::retained(raw) }?) };
             let callback = Some(Callback { function, code, local_bytes: localMemSize.max(0) as usize, userdata });
             if callbackType == PRECALLBACK {
                 plan.settings_mut().pre_callback = callback;
@@ -667,6 +784,11 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
     })
 }
 
+/// # Safety
+/// `commQueues` is null or points to a command queue; `waitEvents` points to `numWaitEvents` events (or is
+/// null when that is 0); `inputBuffers` is null or points to one buffer (two for a planar input layout),
+/// `outputBuffers` likewise for the output layout unless the plan is in place; `outEvents` is null or points
+/// to room for `numQueuesAndEvents` events, at least one.
 #[no_mangle]
 pub unsafe extern "C" fn clfftEnqueueTransform(
     plHandle: clfftPlanHandle,
@@ -681,25 +803,29 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
     tmpBuffer: cl_mem,
 ) -> clfftStatus {
     run("clfftEnqueueTransform", || {
-        let queue = first_queue(commQueues)?;
+        // SAFETY: the caller passes null or a pointer to a queue.
+        let queue = unsafe { first_queue(commQueues) }?;
         if numWaitEvents > 0 && waitEvents.is_null() {
             return fail(ErrorKind::InvalidEventWaitList, "numWaitEvents > 0 with a null waitEvents");
         }
-        let wait: &[RawEvent] =
-            if numWaitEvents == 0 { &[] } else { std::slice::from_raw_parts(waitEvents, numWaitEvents as usize) };
+        // SAFETY: non-null unless the count is 0 (checked above); the caller passes `numWaitEvents` events.
+        let wait: &[RawEvent] = unsafe { c_array(waitEvents, numWaitEvents as usize) };
         if inputBuffers.is_null() {
             return fail(ErrorKind::InvalidArgValue, "inputBuffers is null");
         }
         let event = with_plan(plHandle, |p| {
             let in_place = p.settings().in_place;
             let planes = if p.settings().in_layout.is_planar() { 2 } else { 1 };
-            let input: &[RawMem] = std::slice::from_raw_parts(inputBuffers, planes);
+            // SAFETY: checked non-null above; the caller passes a buffer per plane of the input layout.
+            let input: &[RawMem] = unsafe { c_array(inputBuffers, planes) };
             let output: &[RawMem] = if in_place {
                 &[]
             } else if outputBuffers.is_null() {
                 return fail(ErrorKind::InvalidArgValue, "outputBuffers is null for an out-of-place plan");
             } else {
-                std::slice::from_raw_parts(outputBuffers, if p.settings().out_layout.is_planar() { 2 } else { 1 })
+                let planes = if p.settings().out_layout.is_planar() { 2 } else { 1 };
+                // SAFETY: checked non-null above; the caller passes a buffer per plane of the output layout.
+                unsafe { c_array(outputBuffers, planes) }
             };
             // As in clFFT, real transforms run in the direction their layouts decide, whatever `dir` says
             // (clFFT's own tests pass ENDDIRECTION).
@@ -710,7 +836,8 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
         if !outEvents.is_null() {
             // clFFT writes the first event whatever the count.
             for i in 0..numQueuesAndEvents.max(1) as usize {
-                *outEvents.add(i) = event.clone().into_raw();
+                // SAFETY: checked non-null above; the caller passes room for this many events.
+                unsafe { outEvents.add(i).write(event.clone().into_raw()) };
             }
         }
         Ok(())
@@ -720,10 +847,14 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
 /// fftx's extension to the clFFT API (`clFFT_fftx.h`): sets the planner's overrides for `plHandle`, in
 /// `FFTX_TUNE`'s syntax (`docs/environment.md`); a null `spec` restores `FFTX_TUNE`'s, an empty one
 /// overrides nothing. Like any setting, it un-bakes the plan.
+///
+/// # Safety
+/// `spec` is null or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn fftxClfftSetPlanTuning(plHandle: clfftPlanHandle, spec: *const c_char) -> clfftStatus {
     run("fftxClfftSetPlanTuning", || {
-        let tuning = super::read_tuning(spec)?;
+        // SAFETY: the caller passes null or a NUL-terminated string.
+        let tuning = unsafe { super::read_tuning(spec) }?;
         with_plan(plHandle, |p| {
             p.settings_mut().tuning = tuning;
             Ok(())

@@ -1,10 +1,11 @@
 //! The cuFFT-style C API (`include/fftx.h`, generated from this file by cbindgen): cuFFT 12's functions,
 //! types and values with the `fftx` prefix, `cudaStream_t` replaced by `cl_command_queue`. Pointers come from
 //! C callers, who must pass null or valid pointers of the documented sizes; a data pointer is device memory
-//! when it lies inside an `fftxMalloc` allocation and host memory otherwise.
-#![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
+//! when it lies inside an `fftxMalloc` allocation and host memory otherwise. Each function's `# Safety`
+//! says which pointers it takes; the header carries the same text.
+#![allow(non_camel_case_types, non_snake_case)]
 
-use super::guard;
+use super::{c_array, c_array_mut, guard, store};
 use crate::error::{fail, ErrorKind, Result};
 use crate::plan::cufft::{self, CuPlan, Embed, FftType, HostData, Shape};
 use crate::plan::{registry, Direction};
@@ -190,24 +191,36 @@ fn positive(value: i64, what: &str) -> Result<usize> {
 }
 
 /// Computes a result and writes it through the caller's `ptr`, which must not be null (checked first).
-unsafe fn write_out<T>(ptr: *mut T, what: &str, value: impl FnOnce() -> Result<T>) -> Result<()> {
+///
+/// # Safety
+/// `ptr` is null or valid for writing a `T`.
+unsafe fn write_out<T: Copy>(ptr: *mut T, what: &str, value: impl FnOnce() -> Result<T>) -> Result<()> {
     if ptr.is_null() {
         return invalid(format!("{what} is null"));
     }
-    *ptr = value()?;
+    let value = value()?;
+    // SAFETY: checked non-null above; the caller's contract makes it writable.
+    unsafe { store(ptr, value) };
     Ok(())
 }
 
 /// Reads `rank` values from a C array.
+///
+/// # Safety
+/// `ptr` is null or points to `rank` values.
 unsafe fn read_sizes<T: Copy + Into<i64>>(ptr: *const T, rank: usize, what: &str) -> Result<Vec<i64>> {
     if ptr.is_null() {
         return invalid(format!("{what} is null"));
     }
-    Ok(std::slice::from_raw_parts(ptr, rank).iter().map(|&v| v.into()).collect())
+    // SAFETY: checked non-null above; the caller's contract gives `rank` values.
+    Ok(unsafe { c_array(ptr, rank) }.iter().map(|&v| v.into()).collect())
 }
 
 /// cuFFT's `PlanMany` arguments as a shape: `n` row-major; the advanced layout unless `inembed` or `onembed`
 /// is null (then cuFFT ignores every stride and distance and packs the data).
+///
+/// # Safety
+/// `n`, `inembed` and `onembed` are each null or point to `rank` values.
 #[allow(clippy::too_many_arguments)]
 unsafe fn many_shape<T: Copy + Into<i64>>(
     rank: c_int,
@@ -226,14 +239,17 @@ unsafe fn many_shape<T: Copy + Into<i64>>(
         return fail(ErrorKind::InvalidSize, format!("rank {rank} is not 1, 2 or 3"));
     }
     let rank = rank as usize;
-    let sizes = read_sizes(n, rank, "n")?.into_iter().map(|v| positive(v, "a size")).collect::<Result<Vec<_>>>()?;
+    // SAFETY: the caller passes null or `rank` sizes.
+    let sizes =
+        unsafe { read_sizes(n, rank, "n") }?.into_iter().map(|v| positive(v, "a size")).collect::<Result<Vec<_>>>()?;
     let fft_type = fft_type(r#type)?;
     let batch = positive(batch, "batch")?;
     let advanced = if inembed.is_null() || onembed.is_null() {
         None
     } else {
         let embed = |dims: *const T, stride: i64, dist: i64, side: &str| -> Result<Embed> {
-            let mut dims = read_sizes(dims, rank, side)?;
+            // SAFETY: the caller passes null or `rank` sizes for either side.
+            let mut dims = unsafe { read_sizes(dims, rank, side) }?;
             // cuFFT never reads the first storage size; it may hold anything.
             dims[0] = 1;
             Ok(Embed {
@@ -259,17 +275,15 @@ fn basic_shape(n: &[c_int], r#type: fftxType, batch: c_int) -> Result<Shape> {
     })
 }
 
-unsafe fn store<T>(ptr: *mut T, value: T) {
-    if !ptr.is_null() {
-        *ptr = value;
-    }
-}
-
 /// Creates an empty plan handle, to be made with one of the `fftxMakePlan` functions.
+///
+/// # Safety
+/// `handle` is NULL or points to a writable `fftxHandle`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxCreate(handle: *mut fftxHandle) -> fftxResult {
     run("fftxCreate", FFTX_SETUP_FAILED, || {
-        write_out(handle, "handle", || cufft::insert(CuPlan::new(super::default_tuning())))
+        // SAFETY: the caller passes null or a writable `handle`.
+        unsafe { write_out(handle, "handle", || cufft::insert(CuPlan::new(super::default_tuning()))) }
     })
 }
 
@@ -279,15 +293,22 @@ pub extern "C" fn fftxDestroy(plan: fftxHandle) -> fftxResult {
     run("fftxDestroy", FFTX_INTERNAL_ERROR, || cufft::remove(plan).map(|_| ()))
 }
 
-/// Makes `plan` for `shape` and writes the work area size.
+/// Makes `plan` for `shape` and writes the work area size unless `work_size` is null.
+///
+/// # Safety
+/// `work_size` is null or valid for writing a `size_t`.
 unsafe fn make(plan: fftxHandle, shape: Result<Shape>, work_size: *mut usize) -> Result<()> {
     let shape = shape?;
     let bytes = with_plan(plan, |p| p.make(shape))?;
-    store(work_size, bytes);
+    // SAFETY: the caller passes null (skipped) or a writable `size_t`.
+    unsafe { store(work_size, bytes) };
     Ok(())
 }
 
 /// Creates a handle and makes it for `shape`; on failure the handle is destroyed and `plan` left alone.
+///
+/// # Safety
+/// `plan` is null or valid for writing an `fftxHandle`.
 unsafe fn create_and_make(plan: *mut fftxHandle, shape: Result<Shape>) -> Result<()> {
     if plan.is_null() {
         return invalid("plan is null");
@@ -296,7 +317,8 @@ unsafe fn create_and_make(plan: *mut fftxHandle, shape: Result<Shape>) -> Result
     let handle = cufft::insert(CuPlan::new(super::default_tuning()))?;
     match with_plan(handle, |p| p.make(shape)) {
         Ok(_) => {
-            *plan = handle;
+            // SAFETY: checked non-null above; the caller's contract makes it writable.
+            unsafe { store(plan, handle) };
             Ok(())
         }
         Err(e) => {
@@ -307,18 +329,33 @@ unsafe fn create_and_make(plan: *mut fftxHandle, shape: Result<Shape>) -> Result
 }
 
 /// Creates and makes a plan for `batch` 1D transforms of `nx` points.
+///
+/// # Safety
+/// `plan` is NULL or points to a writable `fftxHandle`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxPlan1d(plan: *mut fftxHandle, nx: c_int, r#type: fftxType, batch: c_int) -> fftxResult {
-    run("fftxPlan1d", FFTX_SETUP_FAILED, || create_and_make(plan, basic_shape(&[nx], r#type, batch)))
+    run("fftxPlan1d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `plan`.
+        unsafe { create_and_make(plan, basic_shape(&[nx], r#type, batch)) }
+    })
 }
 
 /// Creates and makes a plan for a 2D transform of `nx` x `ny` (row-major: `ny` varies fastest).
+///
+/// # Safety
+/// `plan` is NULL or points to a writable `fftxHandle`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxPlan2d(plan: *mut fftxHandle, nx: c_int, ny: c_int, r#type: fftxType) -> fftxResult {
-    run("fftxPlan2d", FFTX_SETUP_FAILED, || create_and_make(plan, basic_shape(&[nx, ny], r#type, 1)))
+    run("fftxPlan2d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `plan`.
+        unsafe { create_and_make(plan, basic_shape(&[nx, ny], r#type, 1)) }
+    })
 }
 
 /// Creates and makes a plan for a 3D transform of `nx` x `ny` x `nz` (row-major: `nz` varies fastest).
+///
+/// # Safety
+/// `plan` is NULL or points to a writable `fftxHandle`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxPlan3d(
     plan: *mut fftxHandle,
@@ -327,12 +364,19 @@ pub unsafe extern "C" fn fftxPlan3d(
     nz: c_int,
     r#type: fftxType,
 ) -> fftxResult {
-    run("fftxPlan3d", FFTX_SETUP_FAILED, || create_and_make(plan, basic_shape(&[nx, ny, nz], r#type, 1)))
+    run("fftxPlan3d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `plan`.
+        unsafe { create_and_make(plan, basic_shape(&[nx, ny, nz], r#type, 1)) }
+    })
 }
 
 /// Creates and makes a plan for `batch` transforms of rank 1 to 3 in cuFFT's advanced layout: element
 /// `x` of batch entry `b` lies at `b * idist + istride * (x[0] * inembed[1] * .. + x[rank - 1])` (likewise for the
 /// output); when `inembed` or `onembed` is NULL the data is packed and strides and distances are ignored.
+///
+/// # Safety
+/// `plan` is NULL or points to a writable `fftxHandle`;
+/// `n`, `inembed` and `onembed` are each NULL or point to `rank` values.
 #[no_mangle]
 pub unsafe extern "C" fn fftxPlanMany(
     plan: *mut fftxHandle,
@@ -348,12 +392,17 @@ pub unsafe extern "C" fn fftxPlanMany(
     batch: c_int,
 ) -> fftxResult {
     run("fftxPlanMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
-        create_and_make(plan, shape)
+        // SAFETY: the caller passes null or `rank` values in each of `n`, `inembed` and `onembed`.
+        let shape = unsafe { many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch) };
+        // SAFETY: the caller passes null or a writable `plan`.
+        unsafe { create_and_make(plan, shape) }
     })
 }
 
 /// Makes a created plan; `*workSize` receives the bytes of work area a device execution needs.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMakePlan1d(
     plan: fftxHandle,
@@ -362,10 +411,16 @@ pub unsafe extern "C" fn fftxMakePlan1d(
     batch: c_int,
     workSize: *mut usize,
 ) -> fftxResult {
-    run("fftxMakePlan1d", FFTX_SETUP_FAILED, || make(plan, basic_shape(&[nx], r#type, batch), workSize))
+    run("fftxMakePlan1d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { make(plan, basic_shape(&[nx], r#type, batch), workSize) }
+    })
 }
 
 /// Makes a created plan for a 2D transform; see `fftxPlan2d`.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMakePlan2d(
     plan: fftxHandle,
@@ -374,10 +429,16 @@ pub unsafe extern "C" fn fftxMakePlan2d(
     r#type: fftxType,
     workSize: *mut usize,
 ) -> fftxResult {
-    run("fftxMakePlan2d", FFTX_SETUP_FAILED, || make(plan, basic_shape(&[nx, ny], r#type, 1), workSize))
+    run("fftxMakePlan2d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { make(plan, basic_shape(&[nx, ny], r#type, 1), workSize) }
+    })
 }
 
 /// Makes a created plan for a 3D transform; see `fftxPlan3d`.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMakePlan3d(
     plan: fftxHandle,
@@ -387,10 +448,17 @@ pub unsafe extern "C" fn fftxMakePlan3d(
     r#type: fftxType,
     workSize: *mut usize,
 ) -> fftxResult {
-    run("fftxMakePlan3d", FFTX_SETUP_FAILED, || make(plan, basic_shape(&[nx, ny, nz], r#type, 1), workSize))
+    run("fftxMakePlan3d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { make(plan, basic_shape(&[nx, ny, nz], r#type, 1), workSize) }
+    })
 }
 
 /// Makes a created plan in the advanced layout; see `fftxPlanMany`.
+///
+/// # Safety
+/// `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMakePlanMany(
     plan: fftxHandle,
@@ -407,12 +475,18 @@ pub unsafe extern "C" fn fftxMakePlanMany(
     workSize: *mut usize,
 ) -> fftxResult {
     run("fftxMakePlanMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
-        make(plan, shape, workSize)
+        // SAFETY: the caller passes null or `rank` values in each of `n`, `inembed` and `onembed`.
+        let shape = unsafe { many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch) };
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { make(plan, shape, workSize) }
     })
 }
 
 /// `fftxMakePlanMany` with 64-bit sizes, strides, distances and batch.
+///
+/// # Safety
+/// `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMakePlanMany64(
     plan: fftxHandle,
@@ -429,37 +503,59 @@ pub unsafe extern "C" fn fftxMakePlanMany64(
     workSize: *mut usize,
 ) -> fftxResult {
     run("fftxMakePlanMany64", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
-        make(plan, shape, workSize)
+        // SAFETY: the caller passes null or `rank` values in each of `n`, `inembed` and `onembed`.
+        let shape = unsafe { many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch) };
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { make(plan, shape, workSize) }
     })
 }
 
 /// Writes the work area size of `shape`, on `plan`'s device when a plan is given, else the default device.
+///
+/// # Safety
+/// `work_size` is null or valid for writing a `size_t`.
 unsafe fn size_of(plan: Option<fftxHandle>, shape: Result<Shape>, work_size: *mut usize) -> Result<()> {
     if work_size.is_null() {
         return invalid("workSize is null");
     }
     let shape = shape?;
-    *work_size = match plan {
+    let bytes = match plan {
         Some(handle) => with_plan(handle, |p| p.work_bytes_for(&shape))?,
         None => cufft::estimate_work_bytes(&shape)?,
     };
+    // SAFETY: checked non-null above; the caller's contract makes it writable.
+    unsafe { store(work_size, bytes) };
     Ok(())
 }
 
 /// The work area bytes a plan would need on the default device, without making one.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxEstimate1d(nx: c_int, r#type: fftxType, batch: c_int, workSize: *mut usize) -> fftxResult {
-    run("fftxEstimate1d", FFTX_SETUP_FAILED, || size_of(None, basic_shape(&[nx], r#type, batch), workSize))
+    run("fftxEstimate1d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(None, basic_shape(&[nx], r#type, batch), workSize) }
+    })
 }
 
 /// The work area bytes of a 2D plan on the default device.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxEstimate2d(nx: c_int, ny: c_int, r#type: fftxType, workSize: *mut usize) -> fftxResult {
-    run("fftxEstimate2d", FFTX_SETUP_FAILED, || size_of(None, basic_shape(&[nx, ny], r#type, 1), workSize))
+    run("fftxEstimate2d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(None, basic_shape(&[nx, ny], r#type, 1), workSize) }
+    })
 }
 
 /// The work area bytes of a 3D plan on the default device.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxEstimate3d(
     nx: c_int,
@@ -468,10 +564,17 @@ pub unsafe extern "C" fn fftxEstimate3d(
     r#type: fftxType,
     workSize: *mut usize,
 ) -> fftxResult {
-    run("fftxEstimate3d", FFTX_SETUP_FAILED, || size_of(None, basic_shape(&[nx, ny, nz], r#type, 1), workSize))
+    run("fftxEstimate3d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(None, basic_shape(&[nx, ny, nz], r#type, 1), workSize) }
+    })
 }
 
 /// The work area bytes of an advanced-layout plan on the default device.
+///
+/// # Safety
+/// `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxEstimateMany(
     rank: c_int,
@@ -487,12 +590,17 @@ pub unsafe extern "C" fn fftxEstimateMany(
     workSize: *mut usize,
 ) -> fftxResult {
     run("fftxEstimateMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
-        size_of(None, shape, workSize)
+        // SAFETY: the caller passes null or `rank` values in each of `n`, `inembed` and `onembed`.
+        let shape = unsafe { many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch) };
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(None, shape, workSize) }
     })
 }
 
 /// The work area bytes a plan would need on the device of a created plan.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetSize1d(
     handle: fftxHandle,
@@ -501,10 +609,16 @@ pub unsafe extern "C" fn fftxGetSize1d(
     batch: c_int,
     workSize: *mut usize,
 ) -> fftxResult {
-    run("fftxGetSize1d", FFTX_SETUP_FAILED, || size_of(Some(handle), basic_shape(&[nx], r#type, batch), workSize))
+    run("fftxGetSize1d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(Some(handle), basic_shape(&[nx], r#type, batch), workSize) }
+    })
 }
 
 /// The work area bytes of a 2D plan on the device of a created plan.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetSize2d(
     handle: fftxHandle,
@@ -513,10 +627,16 @@ pub unsafe extern "C" fn fftxGetSize2d(
     r#type: fftxType,
     workSize: *mut usize,
 ) -> fftxResult {
-    run("fftxGetSize2d", FFTX_SETUP_FAILED, || size_of(Some(handle), basic_shape(&[nx, ny], r#type, 1), workSize))
+    run("fftxGetSize2d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(Some(handle), basic_shape(&[nx, ny], r#type, 1), workSize) }
+    })
 }
 
 /// The work area bytes of a 3D plan on the device of a created plan.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetSize3d(
     handle: fftxHandle,
@@ -526,10 +646,17 @@ pub unsafe extern "C" fn fftxGetSize3d(
     r#type: fftxType,
     workSize: *mut usize,
 ) -> fftxResult {
-    run("fftxGetSize3d", FFTX_SETUP_FAILED, || size_of(Some(handle), basic_shape(&[nx, ny, nz], r#type, 1), workSize))
+    run("fftxGetSize3d", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(Some(handle), basic_shape(&[nx, ny, nz], r#type, 1), workSize) }
+    })
 }
 
 /// The work area bytes of an advanced-layout plan on the device of a created plan.
+///
+/// # Safety
+/// `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+/// `workArea` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetSizeMany(
     handle: fftxHandle,
@@ -546,12 +673,18 @@ pub unsafe extern "C" fn fftxGetSizeMany(
     workArea: *mut usize,
 ) -> fftxResult {
     run("fftxGetSizeMany", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
-        size_of(Some(handle), shape, workArea)
+        // SAFETY: the caller passes null or `rank` values in each of `n`, `inembed` and `onembed`.
+        let shape = unsafe { many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch) };
+        // SAFETY: the caller passes null or a writable `workArea`.
+        unsafe { size_of(Some(handle), shape, workArea) }
     })
 }
 
 /// `fftxGetSizeMany` with 64-bit sizes, strides, distances and batch.
+///
+/// # Safety
+/// `n`, `inembed` and `onembed` are each NULL or point to `rank` values;
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetSizeMany64(
     plan: fftxHandle,
@@ -568,15 +701,23 @@ pub unsafe extern "C" fn fftxGetSizeMany64(
     workSize: *mut usize,
 ) -> fftxResult {
     run("fftxGetSizeMany64", FFTX_SETUP_FAILED, || {
-        let shape = many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch);
-        size_of(Some(plan), shape, workSize)
+        // SAFETY: the caller passes null or `rank` values in each of `n`, `inembed` and `onembed`.
+        let shape = unsafe { many_shape(rank, n, inembed, istride, idist, onembed, ostride, odist, r#type, batch) };
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { size_of(Some(plan), shape, workSize) }
     })
 }
 
 /// The work area bytes a made plan needs for device executions.
+///
+/// # Safety
+/// `workSize` is NULL or points to a writable `size_t`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetSize(handle: fftxHandle, workSize: *mut usize) -> fftxResult {
-    run("fftxGetSize", FFTX_SETUP_FAILED, || write_out(workSize, "workSize", || with_plan(handle, |p| p.work_bytes())))
+    run("fftxGetSize", FFTX_SETUP_FAILED, || {
+        // SAFETY: the caller passes null or a writable `workSize`.
+        unsafe { write_out(workSize, "workSize", || with_plan(handle, |p| p.work_bytes())) }
+    })
 }
 
 /// Gives a plan device memory (from `fftxMalloc`, at least `fftxGetSize` bytes) to use as its work area.
@@ -606,10 +747,14 @@ pub extern "C" fn fftxSetAutoAllocation(plan: fftxHandle, autoAllocate: c_int) -
 /// `FFTX_TUNE`'s syntax (`docs/environment.md`: `"profile=gpu;max_leaf=64"` plans as for a GPU with kernels
 /// of at most 64 points). NULL restores `FFTX_TUNE`'s; `""` overrides nothing. `FFTX_INVALID_VALUE` for an
 /// item fftx does not know, `FFTX_INVALID_PLAN` once the plan is made.
+///
+/// # Safety
+/// `spec` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn fftxSetTuning(plan: fftxHandle, spec: *const c_char) -> fftxResult {
     run("fftxSetTuning", FFTX_INVALID_VALUE, || {
-        let tuning = super::read_tuning(spec)?;
+        // SAFETY: the caller passes null or a NUL-terminated string.
+        let tuning = unsafe { super::read_tuning(spec) }?;
         with_plan(plan, |p| p.set_tuning(tuning))
     })
 }
@@ -618,10 +763,14 @@ pub unsafe extern "C" fn fftxSetTuning(plan: fftxHandle, spec: *const c_char) ->
 /// Device memory from `fftxMalloc` lives in the default stream's context (`fftxGetDefaultStream`), so device
 /// executions need a stream of that context. An out-of-order queue serves as a CUDA stream too: a transform
 /// on it starts after the commands enqueued before it, and those enqueued after it wait for it (barriers).
+///
+/// # Safety
+/// `stream` is NULL or an OpenCL command queue.
 #[no_mangle]
 pub unsafe extern "C" fn fftxSetStream(plan: fftxHandle, stream: cl_command_queue) -> fftxResult {
     run("fftxSetStream", FFTX_INVALID_DEVICE, || {
-        let queue = if stream.is_null() { None } else { Some(Queue::retained(stream)?) };
+        // SAFETY: checked non-null here; the caller passes a command queue.
+        let queue = if stream.is_null() { None } else { Some(unsafe { Queue::retained(stream) }?) };
         with_plan(plan, |p| p.set_stream(queue))
     })
 }
@@ -629,20 +778,33 @@ pub unsafe extern "C" fn fftxSetStream(plan: fftxHandle, stream: cl_command_queu
 /// Writes the default stream: the queue plans run on without `fftxSetStream`, and whose context holds the
 /// memory of `fftxMalloc`. fftx keeps it until the process ends; the caller does not release it. Queues the
 /// caller makes in its context (`clGetCommandQueueInfo(CL_QUEUE_CONTEXT)`) can run plans on that memory.
+///
+/// # Safety
+/// `stream` is NULL or points to a writable `cl_command_queue`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetDefaultStream(stream: *mut cl_command_queue) -> fftxResult {
     run("fftxGetDefaultStream", FFTX_INVALID_DEVICE, || {
-        write_out(stream, "stream", || Ok(default_stream()?.queue.raw()))
+        // SAFETY: the caller passes null or a writable `stream`.
+        unsafe { write_out(stream, "stream", || Ok(default_stream()?.queue.raw())) }
     })
 }
 
 /// Writes `FFTX_VERSION`.
+///
+/// # Safety
+/// `version` is NULL or points to a writable `int`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetVersion(version: *mut c_int) -> fftxResult {
-    run("fftxGetVersion", FFTX_INTERNAL_ERROR, || write_out(version, "version", || Ok(FFTX_VERSION)))
+    run("fftxGetVersion", FFTX_INTERNAL_ERROR, || {
+        // SAFETY: the caller passes null or a writable `version`.
+        unsafe { write_out(version, "version", || Ok(FFTX_VERSION)) }
+    })
 }
 
 /// Runs `plan` from `idata` to `odata` (in place when equal), checking that the plan is of type `expected`.
+///
+/// # Safety
+/// As `fftxExecC2C`'s contract says of `idata` and `odata`.
 unsafe fn execute(
     plan: fftxHandle,
     idata: *mut c_void,
@@ -676,15 +838,19 @@ unsafe fn execute(
             (None, None) => {
                 let (in_bytes, out_bytes) = p.shape()?.extents(in_place);
                 if in_place {
-                    let data = std::slice::from_raw_parts_mut(idata as *mut u8, in_bytes.max(out_bytes));
+                    // SAFETY: checked non-null above; host data in place holds the larger extent (the caller's
+                    // contract).
+                    let data = unsafe { c_array_mut(idata.cast::<u8>(), in_bytes.max(out_bytes)) };
                     return p.execute_host(direction, HostData::InPlace(data));
                 }
                 let (i, o) = (idata as usize, odata as usize);
                 if i < o + out_bytes && o < i + in_bytes {
                     return invalid("the input and output overlap without being the same pointer");
                 }
-                let input = std::slice::from_raw_parts(idata as *const u8, in_bytes);
-                let output = std::slice::from_raw_parts_mut(odata as *mut u8, out_bytes);
+                // SAFETY: checked non-null and not overlapping above; the caller passes host data of the plan's
+                // input and output extents.
+                let (input, output) =
+                    unsafe { (c_array(idata.cast::<u8>(), in_bytes), c_array_mut(odata.cast::<u8>(), out_bytes)) };
                 p.execute_host(direction, HostData::Separate(input, output))
             }
             _ => invalid("one data pointer is device memory and the other is not"),
@@ -697,6 +863,11 @@ unsafe fn execute(
 /// the device (when too large for it, in parts of the batch that it holds, or else streamed in slabs: in the
 /// basic layout, where a 1D complex length is not prime and 2D and 3D columns down the first axis fit) and
 /// the call returns with the result in place.
+///
+/// # Safety
+/// `idata` and `odata` are each NULL, device memory from `fftxMalloc`, or host memory that holds the
+/// plan's whole input (`idata`) or output (`odata`) and that nothing else touches during the call; in place,
+/// `idata` holds the larger of the two.
 #[no_mangle]
 pub unsafe extern "C" fn fftxExecC2C(
     plan: fftxHandle,
@@ -704,22 +875,40 @@ pub unsafe extern "C" fn fftxExecC2C(
     odata: *mut fftxComplex,
     direction: c_int,
 ) -> fftxResult {
-    run("fftxExecC2C", FFTX_EXEC_FAILED, || execute(plan, idata.cast(), odata.cast(), direction, FftType::C2C))
+    run("fftxExecC2C", FFTX_EXEC_FAILED, || {
+        // SAFETY: the caller passes `idata` and `odata` as `fftxExecC2C`'s contract says.
+        unsafe { execute(plan, idata.cast(), odata.cast(), direction, FftType::C2C) }
+    })
 }
 
 /// Single-precision real-to-complex forward transform; see `fftxExecC2C` for memory and placement.
+///
+/// # Safety
+/// As for `fftxExecC2C`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxExecR2C(plan: fftxHandle, idata: *mut fftxReal, odata: *mut fftxComplex) -> fftxResult {
-    run("fftxExecR2C", FFTX_EXEC_FAILED, || execute(plan, idata.cast(), odata.cast(), FFTX_FORWARD, FftType::R2C))
+    run("fftxExecR2C", FFTX_EXEC_FAILED, || {
+        // SAFETY: the caller passes `idata` and `odata` as `fftxExecC2C`'s contract says.
+        unsafe { execute(plan, idata.cast(), odata.cast(), FFTX_FORWARD, FftType::R2C) }
+    })
 }
 
 /// Single-precision complex-to-real inverse transform (unnormalised); see `fftxExecC2C`.
+///
+/// # Safety
+/// As for `fftxExecC2C`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxExecC2R(plan: fftxHandle, idata: *mut fftxComplex, odata: *mut fftxReal) -> fftxResult {
-    run("fftxExecC2R", FFTX_EXEC_FAILED, || execute(plan, idata.cast(), odata.cast(), FFTX_INVERSE, FftType::C2R))
+    run("fftxExecC2R", FFTX_EXEC_FAILED, || {
+        // SAFETY: the caller passes `idata` and `odata` as `fftxExecC2C`'s contract says.
+        unsafe { execute(plan, idata.cast(), odata.cast(), FFTX_INVERSE, FftType::C2R) }
+    })
 }
 
 /// Double-precision complex transform; see `fftxExecC2C`.
+///
+/// # Safety
+/// As for `fftxExecC2C`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxExecZ2Z(
     plan: fftxHandle,
@@ -727,46 +916,67 @@ pub unsafe extern "C" fn fftxExecZ2Z(
     odata: *mut fftxDoubleComplex,
     direction: c_int,
 ) -> fftxResult {
-    run("fftxExecZ2Z", FFTX_EXEC_FAILED, || execute(plan, idata.cast(), odata.cast(), direction, FftType::Z2Z))
+    run("fftxExecZ2Z", FFTX_EXEC_FAILED, || {
+        // SAFETY: the caller passes `idata` and `odata` as `fftxExecC2C`'s contract says.
+        unsafe { execute(plan, idata.cast(), odata.cast(), direction, FftType::Z2Z) }
+    })
 }
 
 /// Double-precision real-to-complex forward transform; see `fftxExecC2C`.
+///
+/// # Safety
+/// As for `fftxExecC2C`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxExecD2Z(
     plan: fftxHandle,
     idata: *mut fftxDoubleReal,
     odata: *mut fftxDoubleComplex,
 ) -> fftxResult {
-    run("fftxExecD2Z", FFTX_EXEC_FAILED, || execute(plan, idata.cast(), odata.cast(), FFTX_FORWARD, FftType::D2Z))
+    run("fftxExecD2Z", FFTX_EXEC_FAILED, || {
+        // SAFETY: the caller passes `idata` and `odata` as `fftxExecC2C`'s contract says.
+        unsafe { execute(plan, idata.cast(), odata.cast(), FFTX_FORWARD, FftType::D2Z) }
+    })
 }
 
 /// Double-precision complex-to-real inverse transform (unnormalised); see `fftxExecC2C`.
+///
+/// # Safety
+/// As for `fftxExecC2C`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxExecZ2D(
     plan: fftxHandle,
     idata: *mut fftxDoubleComplex,
     odata: *mut fftxDoubleReal,
 ) -> fftxResult {
-    run("fftxExecZ2D", FFTX_EXEC_FAILED, || execute(plan, idata.cast(), odata.cast(), FFTX_INVERSE, FftType::Z2D))
+    run("fftxExecZ2D", FFTX_EXEC_FAILED, || {
+        // SAFETY: the caller passes `idata` and `odata` as `fftxExecC2C`'s contract says.
+        unsafe { execute(plan, idata.cast(), odata.cast(), FFTX_INVERSE, FftType::Z2D) }
+    })
 }
 
 /// Allocates `bytes` of device memory in the default stream's context (shared virtual memory where the
 /// device has it); `*ptr` receives its address. More than the device allocates at once is `FFTX_ALLOC_FAILED`,
 /// as in cuFFT's `cudaMalloc`.
+///
+/// # Safety
+/// `ptr` is NULL or points to a writable `void *`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMalloc(ptr: *mut *mut c_void, bytes: usize) -> fftxResult {
     run("fftxMalloc", FFTX_ALLOC_FAILED, || {
-        write_out(ptr, "ptr", || {
-            let stream = default_stream()?;
-            let largest = crate::runtime::device_info(stream.queue.device()?)?.max_alloc_bytes;
-            if bytes as u64 > largest {
-                return fail(
-                    ErrorKind::MemObjectAllocationFailure,
-                    format!("{bytes} bytes exceed the device's largest allocation, {largest} bytes"),
-                );
-            }
-            Ok(devmem::allocate(&stream.context, bytes, stream.svm_buffers)? as *mut c_void)
-        })
+        // SAFETY: the caller passes null or a writable `ptr`.
+        unsafe {
+            write_out(ptr, "ptr", || {
+                let stream = default_stream()?;
+                let largest = crate::runtime::device_info(stream.queue.device()?)?.max_alloc_bytes;
+                if bytes as u64 > largest {
+                    return fail(
+                        ErrorKind::MemObjectAllocationFailure,
+                        format!("{bytes} bytes exceed the device's largest allocation, {largest} bytes"),
+                    );
+                }
+                Ok(devmem::allocate(&stream.context, bytes, stream.svm_buffers)? as *mut c_void)
+            })
+        }
     })
 }
 
@@ -777,6 +987,10 @@ pub extern "C" fn fftxFree(ptr: *mut c_void) -> fftxResult {
 }
 
 /// Copies `bytes` bytes and returns when they are in place, after all work on the default stream.
+///
+/// # Safety
+/// `dst` and `src` are each NULL, device memory from `fftxMalloc`, or host memory of `bytes` bytes, as
+/// `kind` says; host memory at `dst` is writable.
 #[no_mangle]
 pub unsafe extern "C" fn fftxMemcpy(
     dst: *mut c_void,
@@ -808,13 +1022,15 @@ pub unsafe extern "C" fn fftxMemcpy(
             HOST_TO_DEVICE => {
                 let target = devmem::region(dst as usize, "dst")?;
                 reach(&target, "dst")?;
-                let source = std::slice::from_raw_parts(src as *const u8, bytes);
+                // SAFETY: checked non-null above; the caller passes `bytes` bytes of host memory at `src`.
+                let source = unsafe { c_array(src.cast::<u8>(), bytes) };
                 write_buffer(queue.raw(), target.buffer.raw(), target.offset, source)
             }
             DEVICE_TO_HOST => {
                 let source = devmem::region(src as usize, "src")?;
                 reach(&source, "src")?;
-                let target = std::slice::from_raw_parts_mut(dst as *mut u8, bytes);
+                // SAFETY: checked non-null above; the caller passes `bytes` writable bytes of host memory at `dst`.
+                let target = unsafe { c_array_mut(dst.cast::<u8>(), bytes) };
                 read_buffer(queue.raw(), source.buffer.raw(), source.offset, target, &[])
             }
             DEVICE_TO_DEVICE => {

@@ -1,5 +1,9 @@
 //! The C ABI. Shells check arguments, translate to the plan layer and back to status codes; no FFT maths
 //! here. Every exported function runs its body under `guard`, so no panic crosses the boundary.
+//!
+//! Pointers from C are read and written only through the helpers below, each an `unsafe fn` whose contract
+//! the shells meet by their own checks and their callers' (each exported function's `# Safety`).
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod clfft;
 pub mod fftx;
@@ -10,7 +14,7 @@ use crate::log::Topic;
 use crate::planner::tuning::Tuning;
 use once_cell::sync::Lazy;
 use std::cell::RefCell;
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The tuning of every plan the APIs make unless the caller sets one: `FFTX_TUNE`, read once (as `FFTX_LOG`
@@ -34,11 +38,80 @@ pub(crate) unsafe fn read_tuning(spec: *const c_char) -> Result<Tuning> {
     if spec.is_null() {
         return Ok(default_tuning());
     }
-    // SAFETY: the caller passes a NUL-terminated string.
-    match unsafe { std::ffi::CStr::from_ptr(spec) }.to_str() {
+    // SAFETY: checked non-null above; the caller passes a NUL-terminated string.
+    match unsafe { c_str(spec) }.to_str() {
         Ok(spec) => Tuning::parse(spec),
         Err(_) => Err(Error::new(ErrorKind::InvalidArgValue, "the tuning spec is not UTF-8")),
     }
+}
+
+/// The value a C caller's pointer argument points to; `None` when the pointer is null.
+///
+/// # Safety
+/// `ptr` is null or points to an initialised, aligned `T`.
+pub(crate) unsafe fn load<T: Copy>(ptr: *const T) -> Option<T> {
+    // SAFETY: non-null here, so the caller's contract makes it readable.
+    (!ptr.is_null()).then(|| unsafe { ptr.read() })
+}
+
+/// Writes `value` through a C caller's out-parameter; does nothing when the pointer is null (the shells
+/// decide whether null is an error, and check that first).
+///
+/// # Safety
+/// `ptr` is null or valid for writing an aligned `T`.
+pub(crate) unsafe fn store<T: Copy>(ptr: *mut T, value: T) {
+    if !ptr.is_null() {
+        // SAFETY: non-null here, so the caller's contract makes it writable.
+        unsafe { ptr.write(value) };
+    }
+}
+
+/// Checks a C caller's out-parameter for null (`InvalidHostPtr`), then computes `value` and writes it.
+///
+/// # Safety
+/// `ptr` is null or valid for writing an aligned `T`.
+pub(crate) unsafe fn out_param<T: Copy>(ptr: *mut T, what: &str, value: impl FnOnce() -> Result<T>) -> Result<()> {
+    non_null(ptr, what)?;
+    let value = value()?;
+    // SAFETY: checked non-null above; the caller's contract makes it writable.
+    unsafe { store(ptr, value) };
+    Ok(())
+}
+
+/// The `len` values of a C caller's array, borrowed for `'a`; empty when `len` is 0, whatever `ptr` is.
+///
+/// # Safety
+/// Unless `len` is 0, `ptr` is non-null, aligned and points to `len` initialised values of `T` that nothing
+/// writes during `'a`.
+pub(crate) unsafe fn c_array<'a, T>(ptr: *const T, len: usize) -> &'a [T] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract above, with `len` not 0.
+    unsafe { std::slice::from_raw_parts(ptr, len) }
+}
+
+/// The `len` values of a C caller's array, borrowed mutably for `'a`; empty when `len` is 0, whatever `ptr`
+/// is.
+///
+/// # Safety
+/// Unless `len` is 0, `ptr` is non-null, aligned and points to `len` values of `T` that nothing else reads or
+/// writes during `'a`.
+pub(crate) unsafe fn c_array_mut<'a, T>(ptr: *mut T, len: usize) -> &'a mut [T] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: the caller's contract above, with `len` not 0.
+    unsafe { std::slice::from_raw_parts_mut(ptr, len) }
+}
+
+/// A C caller's string, borrowed for `'a`.
+///
+/// # Safety
+/// `ptr` is non-null and points to a NUL-terminated string that nothing writes during `'a`.
+pub(crate) unsafe fn c_str<'a>(ptr: *const c_char) -> &'a CStr {
+    // SAFETY: the caller's contract above.
+    unsafe { CStr::from_ptr(ptr) }
 }
 
 thread_local! {
@@ -108,7 +181,8 @@ mod tests {
 
     #[test]
     fn the_last_error_is_the_threads_latest_failure() {
-        let read = || unsafe { std::ffi::CStr::from_ptr(last_error_message()) }.to_str().unwrap().to_string();
+        // SAFETY: the last error message is a NUL-terminated string that lives until the thread's next failure.
+        let read = || unsafe { c_str(last_error_message()) }.to_str().unwrap().to_string();
         let _: Result<()> = guard("first", || Err(Error::new(ErrorKind::InvalidPlan, "one")));
         let _: Result<()> = guard("second", || Ok(()));
         assert_eq!(read(), "first: one");

@@ -5,11 +5,11 @@
 //! must parse this file as well as `fftx.rs`. Every function returns a clfftStatus value (`CLFFT_SUCCESS`,
 //! 0, on success; the codes of `clFFT.h` otherwise) as a plain `int`, takes clFFT's precision and layout
 //! values, and never lets a panic cross the boundary. Pointers come from C callers, who must pass null or
-//! valid pointers of the documented sizes.
-#![allow(non_snake_case, clippy::missing_safety_doc)]
+//! valid pointers of the documented sizes, as each function's `# Safety` says.
+#![allow(non_snake_case)]
 
 use super::clfft::run;
-use super::non_null;
+use super::{c_array, non_null, out_param, store};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::plan::transpose::enqueue;
 use crate::plan::{registry, Layout};
@@ -42,6 +42,9 @@ fn planar_of(value: c_int) -> Result<bool> {
 }
 
 /// The queue, its context, the wait list and the problem, checked.
+///
+/// # Safety
+/// `queue` is null or a command queue; `waitEvents` points to `numWaitEvents` events, or is null when that is 0.
 #[allow(clippy::too_many_arguments)]
 unsafe fn prepare<'a>(
     queue: cl_command_queue,
@@ -65,22 +68,28 @@ unsafe fn prepare<'a>(
         tuning,
     };
     problem.plane_bytes()?;
-    let queue = Queue::retained(queue)
+    // SAFETY: the caller passes null (an error) or a command queue.
+    let queue = unsafe { Queue::retained(queue) }
         .map_err(|e| Error::new(ErrorKind::InvalidCommandQueue, format!("invalid queue: {e}")))?;
-    let context = Context::retained(queue.context()?)
+    // SAFETY: the context of a queue we hold a reference to.
+    let context = unsafe { Context::retained(queue.context()?) }
         .map_err(|e| Error::new(ErrorKind::InvalidContext, format!("the queue's context: {e}")))?;
     if numWaitEvents > 0 && waitEvents.is_null() {
         return fail(ErrorKind::InvalidEventWaitList, "numWaitEvents > 0 with a null waitEvents");
     }
-    let wait: &[RawEvent] =
-        if numWaitEvents == 0 { &[] } else { std::slice::from_raw_parts(waitEvents, numWaitEvents as usize) };
+    // SAFETY: non-null unless the count is 0 (checked above); the caller passes `numWaitEvents` events.
+    let wait: &[RawEvent] = unsafe { c_array(waitEvents, numWaitEvents as usize) };
     Ok((queue, context, problem, wait))
 }
 
 /// The one or two buffers of a layout from a caller's array.
+///
+/// # Safety
+/// `list` is null or points to two buffers when `planar`, else one.
 unsafe fn planes<'a>(list: *mut cl_mem, planar: bool, what: &str) -> Result<&'a [RawMem]> {
     non_null(list, what)?;
-    Ok(std::slice::from_raw_parts(list, if planar { 2 } else { 1 }))
+    // SAFETY: checked non-null above; the caller passes a buffer per plane.
+    Ok(unsafe { c_array(list, if planar { 2 } else { 1 }) })
 }
 
 /// Transposes `batch` packed `rows` x `cols` complex matrices in place: on return (once `outEvent`
@@ -96,6 +105,11 @@ unsafe fn planes<'a>(list: *mut cl_mem, planar: bool, what: &str) -> Result<&'a 
 /// next call with the same shape. The transpose waits for the `numWaitEvents` events of `waitEvents`;
 /// `outEvent` may be null, otherwise it receives an event the caller releases. Returns 0 (`CLFFT_SUCCESS`)
 /// or a clfftStatus / OpenCL error code: see docs/status.md.
+///
+/// # Safety
+/// `queue` is NULL or an OpenCL command queue; `buffers` is NULL or points to one buffer (two when planar);
+/// `waitEvents` points to `numWaitEvents` events, or is NULL when that is 0; `outEvent` is NULL or points to
+/// a writable `cl_event`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxTransposeInPlace(
     queue: cl_command_queue,
@@ -109,23 +123,19 @@ pub unsafe extern "C" fn fftxTransposeInPlace(
     waitEvents: *const cl_event,
     outEvent: *mut cl_event,
 ) -> c_int {
-    let tuning = super::default_tuning();
-    transpose_in_place(
-        tuning,
-        queue,
-        buffers,
-        rows,
-        cols,
-        batch,
-        precision,
-        layout,
-        numWaitEvents,
-        waitEvents,
-        outEvent,
-    )
+    run("fftxTransposeInPlace", || {
+        let tuning = super::default_tuning();
+        // SAFETY: the caller passes the pointers this function's contract names.
+        unsafe {
+            in_place(tuning, queue, buffers, rows, cols, batch, precision, layout, numWaitEvents, waitEvents, outEvent)
+        }
+    })
 }
 
 /// `fftxTransposeInPlace` with the planner's overrides `tuning` in place of `FFTX_TUNE`'s, for Rust callers.
+///
+/// # Safety
+/// As for `fftxTransposeInPlace`.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn transpose_in_place(
     tuning: Tuning,
@@ -141,21 +151,50 @@ pub unsafe fn transpose_in_place(
     outEvent: *mut cl_event,
 ) -> c_int {
     run("fftxTransposeInPlace", || {
-        let (queue, context, problem, wait) =
-            prepare(queue, rows, cols, batch, precision, layout, true, tuning, numWaitEvents, waitEvents)?;
-        let data = planes(buffers, problem.planar, "buffers")?;
-        let event = enqueue(&context, &queue, &problem, data, data, wait)?;
-        if !outEvent.is_null() {
-            *outEvent = event.into_raw();
+        // SAFETY: the caller passes the pointers this function's contract names.
+        unsafe {
+            in_place(tuning, queue, buffers, rows, cols, batch, precision, layout, numWaitEvents, waitEvents, outEvent)
         }
-        Ok(())
     })
+}
+
+/// The body of `fftxTransposeInPlace`, run under `run`.
+///
+/// # Safety
+/// As for `fftxTransposeInPlace`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn in_place(
+    tuning: Tuning,
+    queue: cl_command_queue,
+    buffers: *mut cl_mem,
+    rows: usize,
+    cols: usize,
+    batch: usize,
+    precision: c_int,
+    layout: c_int,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+    outEvent: *mut cl_event,
+) -> Result<()> {
+    // SAFETY: the caller passes null or a queue, and `numWaitEvents` events.
+    let (queue, context, problem, wait) =
+        unsafe { prepare(queue, rows, cols, batch, precision, layout, true, tuning, numWaitEvents, waitEvents) }?;
+    // SAFETY: the caller passes null or a buffer per plane.
+    let data = unsafe { planes(buffers, problem.planar, "buffers") }?;
+    let event = enqueue(&context, &queue, &problem, data, data, wait)?;
+    // SAFETY: the caller passes null (skipped) or a writable event.
+    unsafe { store(outEvent, event.into_raw()) };
+    Ok(())
 }
 
 /// Transposes `batch` packed `rows` x `cols` complex matrices of `input` into `cols` x `rows` matrices of
 /// `output` (any shape), tile by tile. The arguments are those of `fftxTransposeInPlace`, with separate input
 /// and output buffer arrays of the same layout, which must not overlap; the input is left as it was.
 /// Returns 0 (`CLFFT_SUCCESS`) or a clfftStatus / OpenCL error code: see docs/status.md.
+///
+/// # Safety
+/// As for `fftxTransposeInPlace`, with `input` and `output` each NULL or pointing to one buffer (two when
+/// planar).
 #[no_mangle]
 pub unsafe extern "C" fn fftxTransposeOutOfPlace(
     queue: cl_command_queue,
@@ -170,24 +209,32 @@ pub unsafe extern "C" fn fftxTransposeOutOfPlace(
     waitEvents: *const cl_event,
     outEvent: *mut cl_event,
 ) -> c_int {
-    let tuning = super::default_tuning();
-    transpose_out_of_place(
-        tuning,
-        queue,
-        input,
-        output,
-        rows,
-        cols,
-        batch,
-        precision,
-        layout,
-        numWaitEvents,
-        waitEvents,
-        outEvent,
-    )
+    run("fftxTransposeOutOfPlace", || {
+        let tuning = super::default_tuning();
+        // SAFETY: the caller passes the pointers this function's contract names.
+        unsafe {
+            out_of_place(
+                tuning,
+                queue,
+                input,
+                output,
+                rows,
+                cols,
+                batch,
+                precision,
+                layout,
+                numWaitEvents,
+                waitEvents,
+                outEvent,
+            )
+        }
+    })
 }
 
 /// `fftxTransposeOutOfPlace` with the planner's overrides `tuning` in place of `FFTX_TUNE`'s, for Rust callers.
+///
+/// # Safety
+/// As for `fftxTransposeOutOfPlace`.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn transpose_out_of_place(
     tuning: Tuning,
@@ -204,16 +251,54 @@ pub unsafe fn transpose_out_of_place(
     outEvent: *mut cl_event,
 ) -> c_int {
     run("fftxTransposeOutOfPlace", || {
-        let (queue, context, problem, wait) =
-            prepare(queue, rows, cols, batch, precision, layout, false, tuning, numWaitEvents, waitEvents)?;
-        let from = planes(input, problem.planar, "input")?;
-        let to = planes(output, problem.planar, "output")?;
-        let event = enqueue(&context, &queue, &problem, from, to, wait)?;
-        if !outEvent.is_null() {
-            *outEvent = event.into_raw();
+        // SAFETY: the caller passes the pointers this function's contract names.
+        unsafe {
+            out_of_place(
+                tuning,
+                queue,
+                input,
+                output,
+                rows,
+                cols,
+                batch,
+                precision,
+                layout,
+                numWaitEvents,
+                waitEvents,
+                outEvent,
+            )
         }
-        Ok(())
     })
+}
+
+/// The body of `fftxTransposeOutOfPlace`, run under `run`.
+///
+/// # Safety
+/// As for `fftxTransposeOutOfPlace`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn out_of_place(
+    tuning: Tuning,
+    queue: cl_command_queue,
+    input: *mut cl_mem,
+    output: *mut cl_mem,
+    rows: usize,
+    cols: usize,
+    batch: usize,
+    precision: c_int,
+    layout: c_int,
+    numWaitEvents: cl_uint,
+    waitEvents: *const cl_event,
+    outEvent: *mut cl_event,
+) -> Result<()> {
+    // SAFETY: the caller passes null or a queue, and `numWaitEvents` events.
+    let (queue, context, problem, wait) =
+        unsafe { prepare(queue, rows, cols, batch, precision, layout, false, tuning, numWaitEvents, waitEvents) }?;
+    // SAFETY: the caller passes null or a buffer per plane for each side.
+    let (from, to) = unsafe { (planes(input, problem.planar, "input")?, planes(output, problem.planar, "output")?) };
+    let event = enqueue(&context, &queue, &problem, from, to, wait)?;
+    // SAFETY: the caller passes null (skipped) or a writable event.
+    unsafe { store(outEvent, event.into_raw()) };
+    Ok(())
 }
 
 /// Requests the no-allocation mode for one clFFT plan (`plHandle`, a clfftPlanHandle) with `enable` = 1,
@@ -239,13 +324,18 @@ pub extern "C" fn fftxSetPlanNoMemAlloc(plHandle: usize, enable: c_int) -> c_int
 /// Writes 1 to `*enabled` when plan `plHandle` would be baked in the no-allocation mode (its own setting,
 /// or else the library's from `CLFFT_REQUEST_LIB_NOMEMALLOC` at `clfftSetup`), 0 otherwise. Returns 0
 /// (`CLFFT_SUCCESS`), `CLFFT_INVALID_PLAN` (4102) or `CLFFT_INVALID_HOST_PTR` (-37).
+///
+/// # Safety
+/// `enabled` is NULL or points to a writable `int`.
 #[no_mangle]
 pub unsafe extern "C" fn fftxGetPlanNoMemAlloc(plHandle: usize, enabled: *mut c_int) -> c_int {
     run("fftxGetPlanNoMemAlloc", || {
-        non_null(enabled, "enabled")?;
-        let shared = registry::CLFFT_PLANS.get(plHandle)?;
-        let own = registry::lock(&shared).settings().no_mem_alloc;
-        *enabled = own.unwrap_or_else(crate::plan::library::no_mem_alloc) as c_int;
-        Ok(())
+        let value = || {
+            let shared = registry::CLFFT_PLANS.get(plHandle)?;
+            let own = registry::lock(&shared).settings().no_mem_alloc;
+            Ok(own.unwrap_or_else(crate::plan::library::no_mem_alloc) as c_int)
+        };
+        // SAFETY: the caller passes null or a writable `int`.
+        unsafe { out_param(enabled, "enabled", value) }
     })
 }

@@ -84,7 +84,8 @@ macro_rules! handle {
                 if raw.is_null() {
                     return fail(ErrorKind::InvalidArgValue, concat!("null ", stringify!($name), " handle"));
                 }
-                check(cl::$retain(raw), stringify!($retain))?;
+                // SAFETY: the caller passes a handle of this type, checked non-null above.
+                check(unsafe { cl::$retain(raw) }, stringify!($retain))?;
                 Ok($name(raw))
             }
 
@@ -148,6 +149,9 @@ handle!(
 );
 
 /// Reads a fixed-size info value through a `clGet*Info`-shaped call.
+///
+/// # Safety
+/// `get` must write at most `size` bytes to its value pointer, as `clGet*Info` does.
 unsafe fn info_value<T: Copy + Default>(
     what: &str,
     get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int,
@@ -158,6 +162,9 @@ unsafe fn info_value<T: Copy + Default>(
 }
 
 /// Reads a variable-size info value through a `clGet*Info`-shaped call.
+///
+/// # Safety
+/// `get` must write at most `size` bytes to its value pointer, as `clGet*Info` does.
 unsafe fn info_bytes(what: &str, get: impl Fn(usize, *mut c_void, *mut usize) -> cl_int) -> Result<Vec<u8>> {
     let mut size = 0usize;
     check(get(0, ptr::null_mut(), &mut size), what)?;
@@ -175,17 +182,34 @@ pub(crate) fn bytes_to_string(mut bytes: Vec<u8>) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// Reads a fixed-size device info value.
+///
+/// # Safety
+/// `device` must be a valid device id and `T` the type `param` returns.
 pub(crate) unsafe fn device_info_value<T: Copy + Default>(device: cl_device_id, param: u32) -> Result<T> {
-    info_value("clGetDeviceInfo", |size, value, ret| cl::clGetDeviceInfo(device, param, size, value, ret))
+    // SAFETY: the caller passes a valid device; clGetDeviceInfo writes at most `size` bytes.
+    unsafe { info_value("clGetDeviceInfo", |size, value, ret| cl::clGetDeviceInfo(device, param, size, value, ret)) }
 }
 
+/// Reads a variable-size device info value.
+///
+/// # Safety
+/// `device` must be a valid device id.
 pub(crate) unsafe fn device_info_bytes(device: cl_device_id, param: u32) -> Result<Vec<u8>> {
-    info_bytes("clGetDeviceInfo", |size, value, ret| cl::clGetDeviceInfo(device, param, size, value, ret))
+    // SAFETY: the caller passes a valid device; clGetDeviceInfo writes at most `size` bytes.
+    unsafe { info_bytes("clGetDeviceInfo", |size, value, ret| cl::clGetDeviceInfo(device, param, size, value, ret)) }
 }
 
+/// Reads a platform info string.
+///
+/// # Safety
+/// `platform` must be a valid platform id.
 pub(crate) unsafe fn platform_info_string(platform: cl::cl_platform_id, param: u32) -> Result<String> {
-    info_bytes("clGetPlatformInfo", |size, value, ret| cl::clGetPlatformInfo(platform, param, size, value, ret))
-        .map(bytes_to_string)
+    // SAFETY: the caller passes a valid platform; clGetPlatformInfo writes at most `size` bytes.
+    unsafe {
+        info_bytes("clGetPlatformInfo", |size, value, ret| cl::clGetPlatformInfo(platform, param, size, value, ret))
+    }
+    .map(bytes_to_string)
 }
 
 impl Context {
@@ -484,8 +508,11 @@ impl Kernel {
     }
 
     pub fn set_arg(&self, index: u32, arg: Arg) -> Result<()> {
+        /// # Safety
+        /// `kernel` must be a valid kernel and `T` the type of its argument `index`.
         unsafe fn set<T>(kernel: cl_kernel, index: u32, value: &T) -> cl_int {
-            cl::clSetKernelArg(kernel, index, std::mem::size_of::<T>(), value as *const T as *const c_void)
+            // SAFETY: `value` points to `size_of::<T>()` readable bytes; the caller vouches for the kernel.
+            unsafe { cl::clSetKernelArg(kernel, index, std::mem::size_of::<T>(), value as *const T as *const c_void) }
         }
         let code = unsafe {
             match arg {
