@@ -123,22 +123,31 @@ pub unsafe extern "C" fn fftxTransposeInPlace(
     waitEvents: *const cl_event,
     outEvent: *mut cl_event,
 ) -> c_int {
-    run("fftxTransposeInPlace", || {
-        let tuning = super::default_tuning();
-        // SAFETY: the caller passes the pointers this function's contract names.
-        unsafe {
-            in_place(tuning, queue, buffers, rows, cols, batch, precision, layout, numWaitEvents, waitEvents, outEvent)
-        }
-    })
+    // SAFETY: the caller passes the pointers this function's contract names.
+    unsafe {
+        transpose_in_place(
+            None,
+            queue,
+            buffers,
+            rows,
+            cols,
+            batch,
+            precision,
+            layout,
+            numWaitEvents,
+            waitEvents,
+            outEvent,
+        )
+    }
 }
 
-/// `fftxTransposeInPlace` with the planner's overrides `tuning` in place of `FFTX_TUNE`'s, for Rust callers.
+/// `fftxTransposeInPlace` with the planner's overrides `tuning` (`None`: `FFTX_TUNE`'s), for Rust callers.
 ///
 /// # Safety
 /// As for `fftxTransposeInPlace`.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn transpose_in_place(
-    tuning: Tuning,
+    tuning: Option<Tuning>,
     queue: cl_command_queue,
     buffers: *mut cl_mem,
     rows: usize,
@@ -151,40 +160,17 @@ pub unsafe fn transpose_in_place(
     outEvent: *mut cl_event,
 ) -> c_int {
     run("fftxTransposeInPlace", || {
-        // SAFETY: the caller passes the pointers this function's contract names.
-        unsafe {
-            in_place(tuning, queue, buffers, rows, cols, batch, precision, layout, numWaitEvents, waitEvents, outEvent)
-        }
+        let tuning = tuning.unwrap_or_else(super::default_tuning);
+        // SAFETY: the caller passes null or a queue, and `numWaitEvents` events.
+        let (queue, context, problem, wait) =
+            unsafe { prepare(queue, rows, cols, batch, precision, layout, true, tuning, numWaitEvents, waitEvents) }?;
+        // SAFETY: the caller passes null or a buffer per plane.
+        let data = unsafe { planes(buffers, problem.planar, "buffers") }?;
+        let event = enqueue(&context, &queue, &problem, data, data, wait)?;
+        // SAFETY: the caller passes null (skipped) or a writable event.
+        unsafe { store(outEvent, event.into_raw()) };
+        Ok(())
     })
-}
-
-/// The body of `fftxTransposeInPlace`, run under `run`.
-///
-/// # Safety
-/// As for `fftxTransposeInPlace`.
-#[allow(clippy::too_many_arguments)]
-unsafe fn in_place(
-    tuning: Tuning,
-    queue: cl_command_queue,
-    buffers: *mut cl_mem,
-    rows: usize,
-    cols: usize,
-    batch: usize,
-    precision: c_int,
-    layout: c_int,
-    numWaitEvents: cl_uint,
-    waitEvents: *const cl_event,
-    outEvent: *mut cl_event,
-) -> Result<()> {
-    // SAFETY: the caller passes null or a queue, and `numWaitEvents` events.
-    let (queue, context, problem, wait) =
-        unsafe { prepare(queue, rows, cols, batch, precision, layout, true, tuning, numWaitEvents, waitEvents) }?;
-    // SAFETY: the caller passes null or a buffer per plane.
-    let data = unsafe { planes(buffers, problem.planar, "buffers") }?;
-    let event = enqueue(&context, &queue, &problem, data, data, wait)?;
-    // SAFETY: the caller passes null (skipped) or a writable event.
-    unsafe { store(outEvent, event.into_raw()) };
-    Ok(())
 }
 
 /// Transposes `batch` packed `rows` x `cols` complex matrices of `input` into `cols` x `rows` matrices of
@@ -209,35 +195,32 @@ pub unsafe extern "C" fn fftxTransposeOutOfPlace(
     waitEvents: *const cl_event,
     outEvent: *mut cl_event,
 ) -> c_int {
-    run("fftxTransposeOutOfPlace", || {
-        let tuning = super::default_tuning();
-        // SAFETY: the caller passes the pointers this function's contract names.
-        unsafe {
-            out_of_place(
-                tuning,
-                queue,
-                input,
-                output,
-                rows,
-                cols,
-                batch,
-                precision,
-                layout,
-                numWaitEvents,
-                waitEvents,
-                outEvent,
-            )
-        }
-    })
+    // SAFETY: the caller passes the pointers this function's contract names.
+    unsafe {
+        transpose_out_of_place(
+            None,
+            queue,
+            input,
+            output,
+            rows,
+            cols,
+            batch,
+            precision,
+            layout,
+            numWaitEvents,
+            waitEvents,
+            outEvent,
+        )
+    }
 }
 
-/// `fftxTransposeOutOfPlace` with the planner's overrides `tuning` in place of `FFTX_TUNE`'s, for Rust callers.
+/// `fftxTransposeOutOfPlace` with the planner's overrides `tuning` (`None`: `FFTX_TUNE`'s), for Rust callers.
 ///
 /// # Safety
 /// As for `fftxTransposeOutOfPlace`.
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn transpose_out_of_place(
-    tuning: Tuning,
+    tuning: Option<Tuning>,
     queue: cl_command_queue,
     input: *mut cl_mem,
     output: *mut cl_mem,
@@ -251,54 +234,18 @@ pub unsafe fn transpose_out_of_place(
     outEvent: *mut cl_event,
 ) -> c_int {
     run("fftxTransposeOutOfPlace", || {
-        // SAFETY: the caller passes the pointers this function's contract names.
-        unsafe {
-            out_of_place(
-                tuning,
-                queue,
-                input,
-                output,
-                rows,
-                cols,
-                batch,
-                precision,
-                layout,
-                numWaitEvents,
-                waitEvents,
-                outEvent,
-            )
-        }
+        let tuning = tuning.unwrap_or_else(super::default_tuning);
+        // SAFETY: the caller passes null or a queue, and `numWaitEvents` events.
+        let (queue, context, problem, wait) =
+            unsafe { prepare(queue, rows, cols, batch, precision, layout, false, tuning, numWaitEvents, waitEvents) }?;
+        // SAFETY: the caller passes null or a buffer per plane for each side.
+        let (from, to) =
+            unsafe { (planes(input, problem.planar, "input")?, planes(output, problem.planar, "output")?) };
+        let event = enqueue(&context, &queue, &problem, from, to, wait)?;
+        // SAFETY: the caller passes null (skipped) or a writable event.
+        unsafe { store(outEvent, event.into_raw()) };
+        Ok(())
     })
-}
-
-/// The body of `fftxTransposeOutOfPlace`, run under `run`.
-///
-/// # Safety
-/// As for `fftxTransposeOutOfPlace`.
-#[allow(clippy::too_many_arguments)]
-unsafe fn out_of_place(
-    tuning: Tuning,
-    queue: cl_command_queue,
-    input: *mut cl_mem,
-    output: *mut cl_mem,
-    rows: usize,
-    cols: usize,
-    batch: usize,
-    precision: c_int,
-    layout: c_int,
-    numWaitEvents: cl_uint,
-    waitEvents: *const cl_event,
-    outEvent: *mut cl_event,
-) -> Result<()> {
-    // SAFETY: the caller passes null or a queue, and `numWaitEvents` events.
-    let (queue, context, problem, wait) =
-        unsafe { prepare(queue, rows, cols, batch, precision, layout, false, tuning, numWaitEvents, waitEvents) }?;
-    // SAFETY: the caller passes null or a buffer per plane for each side.
-    let (from, to) = unsafe { (planes(input, problem.planar, "input")?, planes(output, problem.planar, "output")?) };
-    let event = enqueue(&context, &queue, &problem, from, to, wait)?;
-    // SAFETY: the caller passes null (skipped) or a writable event.
-    unsafe { store(outEvent, event.into_raw()) };
-    Ok(())
 }
 
 /// Requests the no-allocation mode for one clFFT plan (`plHandle`, a clfftPlanHandle) with `enable` = 1,

@@ -46,10 +46,7 @@ pub fn run(s: Shape) -> i32 {
     let layout = if s.planar { 2 } else { 1 };
     let mut ins = input.mems();
     let mut event = ptr::null_mut();
-    let tuning = match s.tuning {
-        Some(spec) => Tuning::parse(spec).expect("a tuning fftx reads"),
-        None => fftx::api::default_tuning(),
-    };
+    let tuning = s.tuning.map(|spec| Tuning::parse(spec).expect("a tuning fftx reads"));
     let status = unsafe {
         match &output {
             None => transpose_in_place(
