@@ -29,6 +29,18 @@ fn interleave(values: &[Complex64]) -> Vec<f64> {
 }
 
 /// Positive weights, one per offset: what the callbacks multiply by.
+/// Asserts that `output` holds the forward transform of `x` scaled element by element by `w`, as the
+/// `pre_scaled` callback computes it.
+fn assert_pre_scaled(output: &DevicePlanes, x: &[Complex64], w: &[f64], precision: Prec) {
+    let n = x.len();
+    let scaled: Vec<Complex64> = x.iter().zip(w).map(|(v, w)| v * w).collect();
+    let want = reference_fft(&scaled, &[n], Dir::Forward);
+    let got = output.download();
+    let got: Vec<Complex64> = (0..n).map(|k| got.complex(false, k)).collect();
+    let error = nrmse(&got, &want);
+    assert!(error <= tolerance(precision), "rmse {error:.3e}");
+}
+
 fn weights(n: usize, seed: u64) -> Vec<f64> {
     random_complex(n, seed).iter().map(|c| 1.5 + c.re).collect()
 }
@@ -375,12 +387,7 @@ fn a_user_data_buffer_of_another_context_is_read() {
     let input = upload(vec![interleave(&x)], precision);
     let output = upload(vec![vec![0.0; 2 * n]], precision);
     run(plan, CLFFT_FORWARD, &input, Some(&output));
-    let scaled: Vec<Complex64> = x.iter().zip(&w).map(|(v, w)| v * w).collect();
-    let want = reference_fft(&scaled, &[n], Dir::Forward);
-    let got = output.download();
-    let got: Vec<Complex64> = (0..n).map(|k| got.complex(false, k)).collect();
-    let error = nrmse(&got, &want);
-    assert!(error <= tolerance(precision), "rmse {error:.3e}");
+    assert_pre_scaled(&output, &x, &w, precision);
     destroy(plan);
 }
 
@@ -411,11 +418,6 @@ fn the_plan_keeps_its_user_data_and_copies_share_the_callbacks() {
     let input = upload(vec![interleave(&x)], precision);
     let output = upload(vec![vec![0.0; 2 * n]], precision);
     run(copy, CLFFT_FORWARD, &input, Some(&output));
-    let scaled: Vec<Complex64> = x.iter().zip(&w).map(|(v, w)| v * w).collect();
-    let want = reference_fft(&scaled, &[n], Dir::Forward);
-    let got = output.download();
-    let got: Vec<Complex64> = (0..n).map(|k| got.complex(false, k)).collect();
-    let error = nrmse(&got, &want);
-    assert!(error <= tolerance(precision), "rmse {error:.3e}");
+    assert_pre_scaled(&output, &x, &w, precision);
     destroy(copy);
 }
