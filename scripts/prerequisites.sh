@@ -3,7 +3,8 @@
 # test suite installs the fftx package into the project's virtual environment (.venv, see scripts/test), never
 # into the system's or the user's Python.
 #
-#   scripts/prerequisites.sh demo   the demo: a C toolchain and the PoCL OpenCL runtime (CPU device)
+#   scripts/prerequisites.sh demo   the demo: a C toolchain, the PoCL OpenCL runtime (CPU device), and the
+#                                   CA certificates cargo needs to download crates
 #   scripts/prerequisites.sh test   (the default) the whole test suite: the above, the comparison libraries
 #                                   (clFFT and its client, VkFFT, FFTW), ufo-filters (a clFFT application),
 #                                   make, CMake and patchelf for the installation tests, Oclgrind (GPU kernels
@@ -12,7 +13,7 @@
 set -euo pipefail
 
 purpose="${1:-test}"
-packages=(gcc libc6-dev pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo)
+packages=(ca-certificates gcc libc6-dev pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo)
 case "$purpose" in
     demo) ;;
     test)
