@@ -3,21 +3,22 @@
 # test suite installs the fftx package into the project's virtual environment (.venv, see scripts/test), never
 # into the system's or the user's Python.
 #
-#   scripts/prerequisites.sh demo   the demo: a C toolchain and the PoCL OpenCL runtime (CPU device)
+#   scripts/prerequisites.sh demo   the demo: a C toolchain, the PoCL OpenCL runtime (CPU device), and the
+#                                   CA certificates cargo needs to download crates
 #   scripts/prerequisites.sh test   (the default) the whole test suite: the above, the comparison libraries
 #                                   (clFFT and its client, VkFFT, FFTW), ufo-filters (a clFFT application),
-#                                   make, CMake and patchelf for the installation tests, Oclgrind (GPU kernels
-#                                   checked for races), LeakSanitizer's runtime, and Python 3 with venv,
-#                                   numpy, scipy and pytest
+#                                   make, CMake and patchelf for the installation tests, g++ (fftx.h is
+#                                   compiled as C++ too), Oclgrind (GPU kernels checked for races),
+#                                   LeakSanitizer's runtime, and Python 3 with venv, numpy, scipy and pytest
 set -euo pipefail
 
 purpose="${1:-test}"
-packages=(gcc libc6-dev pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo)
+packages=(ca-certificates gcc libc6-dev pkg-config pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo)
 case "$purpose" in
     demo) ;;
     test)
-        packages+=(make cmake patchelf binutils liblsan0 oclgrind libclfft-dev clfft-client libvkfft-dev libfftw3-dev
-                   ufo-filters libufo-bin python3 python3-venv python3-numpy python3-scipy python3-pytest)
+        packages+=(g++ make cmake patchelf binutils liblsan0 oclgrind libclfft-dev clfft-client libvkfft-dev
+                   libfftw3-dev ufo-filters libufo-bin python3 python3-venv python3-numpy python3-scipy python3-pytest)
         ;;
     *) echo "usage: scripts/prerequisites.sh [demo|test]" >&2; exit 2 ;;
 esac
