@@ -5,6 +5,7 @@ pub mod bluestein;
 pub mod callback;
 pub mod elementwise;
 pub mod rader;
+pub mod radix;
 pub mod slab_twiddle;
 pub mod stockham;
 pub mod transpose;

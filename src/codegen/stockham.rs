@@ -8,8 +8,6 @@ use super::{
     STOCKHAM_CL,
 };
 
-/// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
-pub const RADICES: [usize; 11] = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 20];
 /// The lane count of a stage that works across the lanes, and of 64-point transforms in registers.
 pub const REGISTER_LANES: usize = 8;
 
@@ -739,7 +737,7 @@ impl StockhamKernel {
                 && (self.real_stage == RealStage::None || (twins && parts % 2 == 1))
                 && parts > 1
                 && parts < self.lanes
-                && RADICES.contains(&parts));
+                && super::radix::has_butterfly(parts));
         side && self.lanes == REGISTER_LANES
             && self.items_per_slot == 1
             && parts_fit
