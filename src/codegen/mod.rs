@@ -5,6 +5,7 @@ pub mod bluestein;
 pub mod callback;
 pub mod elementwise;
 pub mod rader;
+pub mod radix;
 pub mod slab_twiddle;
 pub mod stockham;
 pub mod transpose;
@@ -46,7 +47,20 @@ const ACCESS_CL: &str = include_str!("../../kernels/access.cl");
 const LAYOUT_CL: &str = include_str!("../../kernels/layout.cl");
 const ELEMENTWISE_CL: &str = include_str!("../../kernels/elementwise.cl");
 const REAL_CL: &str = include_str!("../../kernels/real.cl");
-const STOCKHAM_CL: &str = include_str!("../../kernels/stockham.cl");
+/// The Stockham leaf, by concern, in the order it is assembled: shared shape, passes, four-step twiddle,
+/// elementwise factors, real stages, column and row pairs, load, store, transforms in registers, the kernel.
+const STOCKHAM_CL: [&str; 10] = [
+    include_str!("../../kernels/stockham.cl"),
+    include_str!("../../kernels/stockham_passes.cl"),
+    include_str!("../../kernels/stockham_twiddle.cl"),
+    include_str!("../../kernels/stockham_factors.cl"),
+    include_str!("../../kernels/stockham_real.cl"),
+    include_str!("../../kernels/stockham_pairs.cl"),
+    include_str!("../../kernels/stockham_load.cl"),
+    include_str!("../../kernels/stockham_store.cl"),
+    include_str!("../../kernels/stockham_registers.cl"),
+    include_str!("../../kernels/stockham_kernel.cl"),
+];
 
 /// One kernel of a plan: a Stockham leaf, an elementwise pass or a transpose.
 #[derive(Debug, Clone, PartialEq, Eq)]

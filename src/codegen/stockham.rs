@@ -1,4 +1,4 @@
-//! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham.cl`).
+//! The Stockham leaf: a batch of FFTs along one axis in a single kernel (`kernels/stockham*.cl`).
 
 use super::bluestein::{Factor, IndexedFactor};
 use super::callback::FusedCallbacks;
@@ -8,8 +8,6 @@ use super::{
     STOCKHAM_CL,
 };
 
-/// Radices with a hand-written butterfly in `kernels/butterflies.cl`.
-pub const RADICES: [usize; 11] = [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 20];
 /// The lane count of a stage that works across the lanes, and of 64-point transforms in registers.
 pub const REGISTER_LANES: usize = 8;
 
@@ -739,7 +737,7 @@ impl StockhamKernel {
                 && (self.real_stage == RealStage::None || (twins && parts % 2 == 1))
                 && parts > 1
                 && parts < self.lanes
-                && RADICES.contains(&parts));
+                && super::radix::has_butterfly(parts));
         side && self.lanes == REGISTER_LANES
             && self.items_per_slot == 1
             && parts_fit
@@ -853,17 +851,42 @@ impl StockhamKernel {
         self.factor_defines(&mut d, "LOAD", self.load_factor.as_ref(), load_off, self.in_count);
         self.factor_defines(&mut d, "STORE", self.store_factor.as_ref(), store_off, self.out_count);
         d.flag("MID_MUL", self.mid_factor.is_some()).set("MID_OFF", mid_off);
+        self.define_pass_sequence(&mut d);
+        self.callbacks.define(&mut d);
+        let files = [COMMON_CL, LANES_CL, BUTTERFLIES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL];
+        let program = d.program(&[&files[..], &STOCKHAM_CL[..]].concat());
+        self.callbacks.ahead_of("fftx_stockham", program, self.precision)
+    }
+
+    /// The pass sequence (stockham_passes.cl): one line per pass with its radix, span and twiddle offset.
+    /// Stockham passes run first to last, alternating between the local buffers A and B; in-place passes run
+    /// last to first in A, and `DIF_DIGITS` reads the output's positions back in that order.
+    fn define_pass_sequence(&self, d: &mut Defines) {
         let offsets = stockham_offsets(&self.radices);
         let mut span = 1;
-        for (q, (&radix, &offset)) in self.radices.iter().zip(&offsets).enumerate() {
-            span *= radix;
-            d.set(&format!("PR{}", q + 1), radix)
-                .set(&format!("PL{}", q + 1), span)
-                .set(&format!("PO{}", q + 1), offset);
+        let passes: Vec<(usize, usize, usize)> = self
+            .radices
+            .iter()
+            .zip(&offsets)
+            .map(|(&radix, &offset)| {
+                span *= radix;
+                (radix, span, offset)
+            })
+            .collect();
+        let lines: Vec<String> = if self.in_place_passes {
+            passes.iter().rev().map(|(r, l, o)| format!("PASS_IN_PLACE({r}, {l}, {o}, are, aim)")).collect()
+        } else {
+            let buffers = ["are, aim", "bre, bim"];
+            let pass = |q: usize, &(r, l, o): &(usize, usize, usize)| {
+                format!("PASS({r}, {l}, {o}, {}, {})", buffers[q % 2], buffers[(q + 1) % 2])
+            };
+            passes.iter().enumerate().map(|(q, p)| pass(q, p)).collect()
+        };
+        d.set("PASS_SEQUENCE()", statements(&lines));
+        if self.in_place_passes {
+            let digits: Vec<String> = passes.iter().rev().map(|(r, l, _)| format!("DIF_DIGIT({r}, {l})")).collect();
+            d.set("DIF_DIGITS()", statements(&digits));
         }
-        self.callbacks.define(&mut d);
-        let program = d.program(&[COMMON_CL, LANES_CL, BUTTERFLIES_CL, ACCESS_CL, LAYOUT_CL, REAL_CL, STOCKHAM_CL]);
-        self.callbacks.ahead_of("fftx_stockham", program, self.precision)
     }
 
     /// True when some of `count` elements of a transform lie past the factor's limit in this batch.
@@ -1078,6 +1101,11 @@ fn half_of(kind: ElementKind) -> usize {
         ElementKind::RealPairs { half } => half,
         _ => 0,
     }
+}
+
+/// A macro body of one statement per line (the last without its semicolon, which the caller writes).
+fn statements(lines: &[String]) -> String {
+    lines.iter().map(|line| format!("\\\n    {line}")).collect::<Vec<_>>().join("; ")
 }
 
 fn stockham_table_len(radices: &[usize]) -> usize {

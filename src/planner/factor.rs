@@ -1,16 +1,18 @@
 //! Which lengths the mixed-radix engine takes, and how it factors them.
 
-use crate::codegen::stockham::RADICES;
+use crate::codegen::radix::{self, RadixKind, RadixSite, RADIX_TABLE};
 
-/// The primes with a butterfly.
-const PRIMES: [usize; 6] = [2, 3, 5, 7, 11, 13];
+/// The primes with a butterfly (`codegen::radix::RADIX_TABLE`).
+fn primes() -> impl Iterator<Item = usize> {
+    std::iter::once(2).chain(radix::odd_primes())
+}
 
 /// True when every prime factor of `n` has a butterfly (2, 3, 5, 7, 11, 13).
 pub fn is_smooth(mut n: usize) -> bool {
     if n == 0 {
         return false;
     }
-    for p in PRIMES {
+    for p in primes() {
         while n % p == 0 {
             n /= p;
         }
@@ -21,11 +23,12 @@ pub fn is_smooth(mut n: usize) -> bool {
 /// The largest power-of-two radix with a butterfly.
 pub const LARGEST_TWO_RADIX: usize = 16;
 
-/// Pass radices for a smooth `n`: powers of two in as many passes of radix `max_two` (16 or 8) as possible,
-/// then the odd primes (pairs of 3s as radix 9). With `radix_20`, a radix-4 pass and a radix-5 one run as
-/// one pass of radix 20 (`kernel_shape::takes_radix_20`).
-/// Only radices from `RADICES` appear; n = 1 gives no pass.
-pub fn radices(mut n: usize, max_two: usize, radix_20: bool) -> Vec<usize> {
+/// Pass radices for a smooth `n`: powers of two in as many passes of radix `site.max_two` (16 or 8) as
+/// possible, then the odd primes, largest first; then each fused radix of `RADIX_TABLE` taken at `site` runs
+/// its two parts' passes as one (pairs of 3s as radix 9, and on CPUs in double a 4 and a 5 as radix 20).
+/// Only radices from `RADIX_TABLE` appear; n = 1 gives no pass.
+pub fn radices(mut n: usize, site: RadixSite) -> Vec<usize> {
+    let max_two = site.max_two;
     debug_assert!(is_smooth(n) && matches!(max_two, 8 | LARGEST_TWO_RADIX));
     let mut twos = 0;
     while n % 2 == 0 {
@@ -44,34 +47,38 @@ pub fn radices(mut n: usize, max_two: usize, radix_20: bool) -> Vec<usize> {
         }
         rest => out.push(1 << rest),
     }
-    for p in [13, 11, 7, 5, 3] {
-        let mut count = 0;
+    // Radix 25 measured no faster than two passes of 5 (3125, 1000). Nor did coprime radices 10 and 15
+    // (Good-Thomas, no twiddles inside) pay as a rule: 1000 = 10 x 10 x 10 ran c2c no faster than
+    // 8 x 5 x 5 x 5, r2c and c2r double 3-5% faster, 10000 4% faster and 100 = 10 x 10 4-7% slower.
+    for p in radix::odd_primes() {
         while n % p == 0 {
             n /= p;
-            count += 1;
+            out.push(p);
         }
-        if p == 5 && radix_20 && count > 0 {
-            if let Some(four) = out.iter_mut().find(|r| **r == 4) {
-                *four = 20;
-                count -= 1;
-            }
-        }
-        // Pairs of 3s run as one radix-9 pass (2187 double: 11 ms in seven passes, 8.7 in four). Radix 25
-        // measured no faster than two passes of 5 (3125, 1000). Nor did coprime radices 10 and 15
-        // (Good-Thomas, no twiddles inside) pay as a rule: 1000 = 10 x 10 x 10 ran c2c no faster than
-        // 8 x 5 x 5 x 5, r2c and c2r double 3-5% faster, 10000 4% faster and 100 = 10 x 10 4-7% slower.
-        let nines = if p == 3 { count / 2 } else { 0 };
-        out.extend(std::iter::repeat(9).take(nines));
-        out.extend(std::iter::repeat(p).take(count - 2 * nines));
     }
-    debug_assert!(out.iter().all(|r| RADICES.contains(r)));
+    for row in RADIX_TABLE.iter().filter(|row| row.taken.at(site)) {
+        if let RadixKind::Fused { a, b } = row.kind {
+            while fuse(&mut out, a, b, row.radix) {}
+        }
+    }
+    debug_assert!(out.iter().all(|&r| radix::has_butterfly(r)));
     out
+}
+
+/// Runs the first pass of radix `a` and another of radix `b` as one pass of radix `fused`, in the place of
+/// the `a` pass; false when the passes hold no such pair.
+fn fuse(passes: &mut Vec<usize>, a: usize, b: usize, fused: usize) -> bool {
+    let Some(first) = passes.iter().position(|&r| r == a) else { return false };
+    let Some(second) = passes.iter().enumerate().position(|(i, &r)| r == b && i != first) else { return false };
+    passes[first] = fused;
+    passes.remove(second);
+    true
 }
 
 /// The part of `n` made of primes with a butterfly (2, 3, 5, 7, 11, 13).
 pub fn smooth_part(mut n: usize) -> usize {
     let mut part = 1;
-    for p in PRIMES {
+    for p in primes() {
         while n % p == 0 {
             n /= p;
             part *= p;
@@ -165,6 +172,13 @@ pub fn lopsided_split(n: usize, max_leaf: usize, lanes: usize, min_rows: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::Precision;
+
+    /// A leaf whose largest power-of-two radix is `max_two`, on a CPU in double precision or elsewhere.
+    fn at(max_two: usize, cpu_double: bool) -> RadixSite {
+        let precision = if cpu_double { Precision::Double } else { Precision::Single };
+        RadixSite { cpu: cpu_double, precision, max_two }
+    }
 
     #[test]
     fn smooth_lengths() {
@@ -178,24 +192,24 @@ mod tests {
     fn radices_multiply_back() {
         for n in [1, 2, 8, 32, 64, 100, 500, 512, 1024, 2048, 1000, 2187, 30030, 1 << 20] {
             for max_two in [8, 16] {
-                for radix_20 in [false, true] {
-                    let r = radices(n, max_two, radix_20);
+                for cpu_double in [false, true] {
+                    let r = radices(n, at(max_two, cpu_double));
                     assert_eq!(r.iter().product::<usize>(), n, "{n}: {r:?}");
                 }
             }
         }
-        assert_eq!(radices(4096, 8, false), vec![8, 8, 8, 8]);
-        assert_eq!(radices(1024, 8, false), vec![8, 8, 4, 4]);
-        assert_eq!(radices(2048, 8, false), vec![8, 8, 8, 4]);
-        assert_eq!(radices(2, 8, false), vec![2]);
-        assert_eq!(radices(512, 16, false), vec![16, 8, 4]);
-        assert_eq!(radices(2, 16, false), vec![2]);
-        assert_eq!(radices(2187, 16, false), vec![9, 9, 9, 3]);
-        assert_eq!(radices(18 * 125, 16, false), vec![2, 5, 5, 5, 9]);
-        assert_eq!(radices(500, 16, true), vec![20, 5, 5]);
-        assert_eq!(radices(1024, 8, true), vec![8, 8, 4, 4]);
-        assert_eq!(radices(160, 16, true), vec![8, 20]);
-        assert_eq!(radices(4 * 9, 16, true), vec![4, 9]);
+        assert_eq!(radices(4096, at(8, false)), vec![8, 8, 8, 8]);
+        assert_eq!(radices(1024, at(8, false)), vec![8, 8, 4, 4]);
+        assert_eq!(radices(2048, at(8, false)), vec![8, 8, 8, 4]);
+        assert_eq!(radices(2, at(8, false)), vec![2]);
+        assert_eq!(radices(512, at(16, false)), vec![16, 8, 4]);
+        assert_eq!(radices(2, at(16, false)), vec![2]);
+        assert_eq!(radices(2187, at(16, false)), vec![9, 9, 9, 3]);
+        assert_eq!(radices(18 * 125, at(16, false)), vec![2, 5, 5, 5, 9]);
+        assert_eq!(radices(500, at(16, true)), vec![20, 5, 5]);
+        assert_eq!(radices(1024, at(8, true)), vec![8, 8, 4, 4]);
+        assert_eq!(radices(160, at(16, true)), vec![8, 20]);
+        assert_eq!(radices(4 * 9, at(16, true)), vec![4, 9]);
     }
 
     #[test]

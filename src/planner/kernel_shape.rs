@@ -6,6 +6,7 @@
 //! cooperating through local memory.
 
 use super::tuning::Target;
+use crate::codegen::radix::RadixSite;
 use crate::codegen::stockham::{RealStage, StockhamKernel, LINE_BYTES, REGISTER_LANES};
 use crate::runtime::DeviceKind;
 use crate::types::Precision;
@@ -135,15 +136,10 @@ pub fn max_power_of_two_radix(device: &Target, precision: Precision, lanes: usiz
     }
 }
 
-/// Whether a leaf whose largest power-of-two radix is `max_two` runs a radix-4 pass and a radix-5 one as one radix-20
-/// pass (`factor::radices`): on CPUs in double precision, one pass over local memory fewer, but not where
-/// `max_power_of_two_radix` keeps to radix 8 because radix 16's 32 vectors spill (radix 20 holds 40). Measured on PoCL
-/// (Intel Xeon, AVX-512), 2^22 points a run, medians of 10 to 20 in three or four alternating runs, 500 = 20 x 5 x 5
-/// against 4 x 5 x 5 x 5: r2c double 1000 4.17-4.43 ms against 4.33-4.54, c2r double 1000 (pre-process fused) 4.15-4.38
-/// against 4.26-4.35, c2c double 500 7.1-7.5 against 7.7-8.1; double 2500 8.2-8.9 against 8.7-8.9, 100, 300 and 4000
-/// within noise. Single precision gained nothing (c2c 100, 500 and 4000, r2c 200 and 1000 within noise or slower).
-pub fn takes_radix_20(device: &Target, precision: Precision, max_two: usize) -> bool {
-    is_cpu(device) && precision == Precision::Double && max_two == super::factor::LARGEST_TWO_RADIX
+/// The device and precision of a leaf whose largest power-of-two radix is `max_two`, which decide the radices
+/// taken from `codegen::radix::RADIX_TABLE`.
+pub fn radix_site(device: &Target, precision: Precision, max_two: usize) -> RadixSite {
+    RadixSite { cpu: is_cpu(device), precision, max_two }
 }
 
 /// The longest transform one kernel handles; longer ones are decomposed.

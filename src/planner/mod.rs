@@ -553,12 +553,10 @@ impl Ctx<'_> {
         let (input, output, batch) = self.physical(&job);
         let n = job.fft.count;
         let radices_up_to = |max_two| {
-            let radix_20 = kernel_shape::takes_radix_20(self.device, problem.precision, max_two);
+            let site = kernel_shape::radix_site(self.device, problem.precision, max_two);
             match job.plane_n0 {
-                Some(n0) => {
-                    [factor::radices(n0, max_two, radix_20), factor::radices(n / n0, max_two, radix_20)].concat()
-                }
-                None => factor::radices(n, max_two, radix_20),
+                Some(n0) => [factor::radices(n0, site), factor::radices(n / n0, site)].concat(),
+                None => factor::radices(n, site),
             }
         };
         let mut radices = radices_up_to(factor::LARGEST_TWO_RADIX);
