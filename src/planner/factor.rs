@@ -172,7 +172,7 @@ pub fn lopsided_split(n: usize, max_leaf: usize, lanes: usize, min_rows: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codegen::Precision;
+    use crate::types::Precision;
 
     /// A leaf whose largest power-of-two radix is `max_two`, on a CPU in double precision or elsewhere.
     fn at(max_two: usize, cpu_double: bool) -> RadixSite {
