@@ -68,13 +68,10 @@ pub const RADIX_TABLE: [Radix; 11] = [
     row(7, RadixKind::Prime, Taken::Always),
     row(11, RadixKind::Prime, Taken::Always),
     row(13, RadixKind::Prime, Taken::Always),
-    // Pairs of 3s run as one radix-9 pass (2187 double: 11 ms in seven passes, 8.7 in four).
+    // Pairs of 3s run as one radix-9 pass: fewer passes over local memory (docs/tuning.md, "Radix 9").
     row(9, RadixKind::Fused { a: 3, b: 3 }, Taken::Always),
-    // Measured on PoCL (Intel Xeon, AVX-512), 2^22 points a run, medians of 10 to 20 in three or four
-    // alternating runs, 500 = 20 x 5 x 5 against 4 x 5 x 5 x 5: r2c double 1000 4.17-4.43 ms against
-    // 4.33-4.54, c2r double 1000 (pre-process fused) 4.15-4.38 against 4.26-4.35, c2c double 500 7.1-7.5
-    // against 7.7-8.1; double 2500 8.2-8.9 against 8.7-8.9, 100, 300 and 4000 within noise. Single
-    // precision gained nothing (c2c 100, 500 and 4000, r2c 200 and 1000 within noise or slower).
+    // A 4 and a 5 as one radix-20 pass on CPUs in double precision beside radix 16: one pass over local
+    // memory fewer; single precision gains nothing (docs/tuning.md, "Radix 20").
     row(20, RadixKind::Fused { a: 4, b: 5 }, Taken::CpuDoubleBeside16),
 ];
 

@@ -14,14 +14,9 @@ pub const REGISTER_LANES: usize = 8;
 /// The lanes VW with which a transform of `n` = VW x VW points runs alone in registers
 /// (`StockhamKernel::rows_in_registers`), `paired` when it carries two real transforms (a twin split or
 /// merge): 8 for 64 points, and 16 for 256 single points, whose 16 rows of 16 fill the 32 AVX-512 registers
-/// (the planner takes 16 only where the device's native float vectors have 16 lanes). Measured on PoCL, 2^22
-/// points a run, 8 lanes through local memory against 16 in registers: 256 single c2c 3.7 -> 3.0-3.2 ms, r2c
-/// 2.3-2.7 -> 1.25-1.9, c2r 2.3-2.6 -> 1.0-1.7, 256 x 256 r2c 4.7 -> 4.0, c2r 4.2 -> 3.7 (medians of 3 of 20);
-/// 256 double points, whose rows take two registers each, slower (c2c 6.2 -> 7.7 ms, r2c 4.2 -> 4.9). A
-/// complex 64-point double transform runs through local memory: in registers it ran at 13-22 GFLOPS against
-/// 25-28 through local memory (PoCL, AMD EPYC, 2^22 points a run, two alternating runs of 20; a C program's
-/// best of 50: 7.1-7.4 ms against 3.7-3.9 for 65536 transforms, 0.34-0.38 against 0.30-0.34 for 4096), while
-/// r2c double 64 lost without its pairs in registers (31 GFLOPS against 19-22).
+/// (the planner takes 16 only where the device's native float vectors have 16 lanes). 256 double points,
+/// whose rows take two registers each, and complex 64-point double transforms run through local memory
+/// instead (docs/tuning.md, "Rows in registers").
 pub fn register_lanes(n: usize, precision: Precision, paired: bool) -> Option<usize> {
     match (n, precision) {
         (64, Precision::Single) => Some(REGISTER_LANES),
@@ -450,25 +445,11 @@ impl StockhamKernel {
     /// What a CPU leaf's loads prefetch (stockham.cl, IN_PREFETCH); callbacks' loads and GPUs' never do.
     /// - Lanes' elements along columns (the column pass of a four-step, the inner axes of 2D and 3D)
     ///   prefetch the element `PREFETCH_AHEAD` further into L1, which the hardware does only within a page.
-    ///   Measured on PoCL for 2^22 points, medians of mins of 10 over 3 alternating runs, time ratios: c2c
-    ///   64^3 single 0.923x, double 0.970x, 128^3 0.980x and 0.964x (no scratch, so prefetching alone); c2c
-    ///   double 2^22's column pass 10.4 -> 10.0 ms (16 elements ahead; 10.2-10.3 with 4 or 48); 1024
-    ///   controls 1.003x-1.014x. Columns 1 KiB apart gain nothing and lose nothing, so columns within a
-    ///   page prefetch too: the column passes of a 3D transform, one within a page and one beyond, then share
-    ///   a program, and a cold bake compiles one fewer (c2c 128^3 380 -> 250 ms). Measured on PoCL for 2^22
-    ///   points, mins of 20 over 3 alternating runs, without the prefetch against with it: 128^3 single
-    ///   8.6-9.2 ms against 8.6-8.9, double 16.8-16.9 against 16.5-16.9, 64^3 single 6.5-7.2 against
-    ///   6.7-6.8, 256^2 single 5.7-7.0 against 5.6-6.0, double 11.8-12.1 against 11.8-12.1; a prefetch
-    ///   skipped by a test of the stride in the kernel ran 128^3 single slower (9.1-9.8).
+    ///   Columns within a page prefetch too, at no cost, so that the column passes of a 3D transform share a
+    ///   program and a cold bake compiles one fewer (docs/tuning.md, "Column prefetch").
     /// - Rows of neighbouring transforms prefetch the same positions of the next slot's rows into L2: a
     ///   slot's rows are as many short streams as it has lanes, too short for the hardware to run far ahead
-    ///   of, and a CPU thread usually runs the next work-group next. Measured on PoCL for 2^22 points, medians
-    ///   of mins of 10 over 2 alternating runs, time ratios against no prefetch over 36 cells (all kinds,
-    ///   both precisions; 256, 1000, 3125, 262144, 2^20, 1024^2): geometric mean 0.95x; r2c double 256
-    ///   0.73x, c2r double 262144 0.84x, c2r single 1024^2 0.81x; the worst c2r single 256 1.18x, c2c double
-    ///   262144 1.14x, r2c double 3125 1.11x (noise here is about 10% a cell). A first version over 36 other
-    ///   cells (64 to 2^20, 256^2) gained 0.96x; prefetching into L1 instead gained less (r2c double 256
-    ///   0.94x, 1000 1.11x).
+    ///   of, and a CPU thread usually runs the next work-group next (docs/tuning.md, "Row prefetch").
     pub fn input_prefetch(&self) -> InputPrefetch {
         if !self.host_prefetch || self.callbacks.pre.is_some() {
             return InputPrefetch::None;
@@ -577,9 +558,8 @@ impl StockhamKernel {
 
     /// True when the rows of an R2C across the lanes lie back to back as interleaved complex values, one run
     /// per transform that its stores can carry onto the vector grid (stockham.cl, ROW_RUN_CARRY): off it
-    /// (packed outputs of n / 2 + 1 values) they wrote partial lines, unstreamed. Measured on PoCL with a
-    /// clFFT-API driver, R2C single 16384 x 256 took 2.2-2.3 ms with its distance of 8193 values against
-    /// 1.96-2.08 with 8200.
+    /// (packed outputs of n / 2 + 1 values) they write partial lines, unstreamed (docs/tuning.md, "Row run
+    /// carry").
     pub fn row_run_carry(&self) -> bool {
         self.real_stage == RealStage::R2cPostLanes && self.interleaved_run(self.lanes, 1)
     }
@@ -597,10 +577,8 @@ impl StockhamKernel {
 
     /// True when a twin split in registers stores rows of n / 2 + 1 interleaved values back to back, which its
     /// stores can carry onto the vector grid as one run per spectrum (stockham.cl, TWIN_RUN_CARRY): row by row
-    /// they start off it and write partial lines, unstreamed. Only where a vector is a whole 64-byte line:
-    /// measured on PoCL (Intel Xeon, AVX-512) for 2^22 points, medians of 20 over 3-4 alternating runs, R2C
-    /// single 256 took 1.64-1.81 ms against 2.08-2.59 row by row, double 64 2.50-2.87 against 3.42-3.57, but
-    /// single 64, whose vectors of 8 lanes are half lines, 1.74-2.11 against 1.37-1.61.
+    /// they start off it and write partial lines, unstreamed. Only where a vector is a whole 64-byte line: half
+    /// lines run slower carried (docs/tuning.md, "Twin run carry").
     pub fn twin_run_carry(&self) -> bool {
         self.lanes * self.precision.real_bytes() == LINE_BYTES
             && matches!(self.real_stage, RealStage::TwinSplit { .. })
@@ -613,14 +591,8 @@ impl StockhamKernel {
     /// dimension), and the store writes nothing but each lane's own row: the store then assembles a slot's rows in
     /// local memory and writes them as whole vectors (stockham.cl, PACKED_ROWS), which stream where rows of their
     /// own could not. Only for the R2C post-process's rows of n + 1 values, an even twin split's rows of n / 2 + 1
-    /// (its second buffer free: R2C single 1000 in 1.59-1.63 ms against 1.68-1.77 stored row by row, medians of the
-    /// mins of 3-5 alternating runs), and the C2R pre-process's rows of 2n reals: measured on PoCL for 2^22 points,
-    /// R2C single 256 ran at 57-58 GFLOPS against 45, 1000 at 57-61 against 43-53, double 256 at 30-34 against
-    /// 26-27; C2R single 1000 in 1.46-1.50 ms (min) against 1.53-1.62, double 1000 2.41-2.53 against 2.57-2.69,
-    /// single 100 1.15-1.18 against 1.23; complex rows of 2187 and 3125 points, which take more arithmetic per
-    /// byte, ran slower (single 2187 at 39-49 against 57-66; the odd twin split of R2C single 3125 in 1.70 ms
-    /// against 1.59), and so did the parts of c2c 16807 after their DFT across the lanes, streamed or not (double
-    /// 7.4 -> 7.9-8.1 ms, single 4.9 -> 5.3-5.8; the twin split, whose rows were partial lines, gains).
+    /// (its second buffer free) and the C2R pre-process's rows of 2n reals: complex rows, which take more
+    /// arithmetic per byte, run slower packed (docs/tuning.md, "Packed rows").
     pub fn packed_rows(&self) -> bool {
         // A post-callback receives the elements one at a time.
         if self.callbacks.post.is_some() {
@@ -629,8 +601,7 @@ impl StockhamKernel {
         let dim0 = self.batch.first();
         // A twin split across the lanes: the parts' rows of n values (Hermitian halves of the pair), back to
         // back, gather in local memory and leave as two runs that stream; stored row by row, a block at a
-        // time, they could not (measured on PoCL for 2^22 points, 16807, best of 10 over 4-6 alternating
-        // runs: double 4.36 -> 4.03 ms, single 2.85 -> 2.55).
+        // time, they could not (docs/tuning.md, "Packed rows").
         if let RealStage::TwinSplitLanes { .. } = self.real_stage {
             return self.out_kind == ElementKind::Complex
                 && !self.out_planar
@@ -764,8 +735,7 @@ impl StockhamKernel {
 
     /// Rows of batch dimension 0 a slot's lanes may span in the lane-table twiddle form: two when that
     /// dimension's count is not a multiple of the lanes but at least the lanes less one (so never three
-    /// rows). Measured on PoCL in alternating runs, the first pass of 16807 = 7 x 2401 single took 8.3-8.8
-    /// ms this way against 8.5-9.9 with a root per lane; double was unchanged (about 14 ms).
+    /// rows): fewer roots to form than one per lane (docs/tuning.md, "Lane-table twiddle runs").
     fn twiddle_runs(&self) -> usize {
         let count = self.batch.first().map_or(0, |d| d.count);
         let spans_rows = count % self.lanes != 0 && count + 1 >= self.lanes && self.live_lanes() == self.lanes;

@@ -47,9 +47,8 @@ pub fn radices(mut n: usize, site: RadixSite) -> Vec<usize> {
         }
         rest => out.push(1 << rest),
     }
-    // Radix 25 measured no faster than two passes of 5 (3125, 1000). Nor did coprime radices 10 and 15
-    // (Good-Thomas, no twiddles inside) pay as a rule: 1000 = 10 x 10 x 10 ran c2c no faster than
-    // 8 x 5 x 5 x 5, r2c and c2r double 3-5% faster, 10000 4% faster and 100 = 10 x 10 4-7% slower.
+    // Odd primes run as passes of their own: radix 25 and the coprime radices 10 and 15 (Good-Thomas) do not
+    // pay as a rule (docs/tuning.md, "Radices 25, 10 and 15").
     for p in radix::odd_primes() {
         while n % p == 0 {
             n /= p;

@@ -119,13 +119,8 @@ pub(super) fn cpu_items_wanted(device: &Target) -> usize {
 /// `device`: 16, but 8 for a CPU leaf whose double vectors fill one of the device's registers where those
 /// are narrower than `CPU_LANES` (AVX2: 4 lanes, 16 registers), unless it runs a C2R pre-process. A radix-16
 /// butterfly of such vectors holds 32 of them and spills, where radix 8's 16 mostly stay in registers; wider
-/// vectors spill either way, and fewer passes then pay. Measured on PoCL with AVX2 (AMD EPYC), 2^22 points a
-/// run, medians of 10 to 20 in alternating runs: c2c double 4096 (8 x 8 x 8 x 8) 12.1-14.4 ms against
-/// 14.4-18.0 as 16 x 16 x 16 (the kernel alone, medians of 36: 13.8-14.5 against 15.6-16.0), 256 (8 x 8 x 4)
-/// 9.4-12.0 against 12.6-15.1, 65536 (its 4096-point pass) 21.8-25.0 against 23.0-31.7; r2c double 65536
-/// 10.6-11.7 against 11.4-12.2, r2c 4096's kernel 6.5-6.6 against 6.7-7.6; c2c 512 to 2048 within noise.
-/// The C2R pre-process leaf of c2r double 4096 ran slower with radix 8 (the kernel 8.0-8.4 ms against
-/// 7.4-7.7), so it keeps radix 16.
+/// vectors spill either way, and fewer passes then pay. The C2R pre-process leaf runs faster with radix 16
+/// (docs/tuning.md, "Largest power-of-two radix").
 pub fn max_power_of_two_radix(device: &Target, precision: Precision, lanes: usize, stage: RealStage) -> usize {
     let native = device.native_width_f64 as usize;
     let one_register = precision == Precision::Double && native < CPU_LANES && lanes <= native;
