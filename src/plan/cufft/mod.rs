@@ -58,7 +58,7 @@ impl CuPlan {
     }
 
     pub fn shape(&self) -> Result<&Shape> {
-        self.shape.as_ref().ok_or_else(|| Error::new(ErrorKind::InvalidPlan, "the plan has not been made yet"))
+        self.shape.as_ref().ok_or_else(not_made)
     }
 
     fn queue(&self) -> Result<Queue> {
@@ -152,8 +152,13 @@ impl CuPlan {
 
     /// The baked plan for this placement, baked on `queue` on first use.
     fn variant(&mut self, queue: &Queue, in_place: bool) -> Result<&mut Baked> {
-        let settings = self.shape()?.settings(context_of(queue)?, in_place);
-        self.variants[in_place as usize].get_or_insert_with(|| Plan::new(settings)).bake(queue)
+        let shape = self.shape.as_ref().ok_or_else(not_made)?;
+        let plan = match &mut self.variants[in_place as usize] {
+            Some(plan) => plan,
+            // Settings and the queue's context only for the first execution of this placement.
+            slot @ None => slot.insert(Plan::new(shape.settings(context_of(queue)?, in_place))),
+        };
+        plan.bake(queue)
     }
 
     /// The direction a transform of this plan runs in: given for complex transforms, fixed for real ones.
@@ -164,6 +169,11 @@ impl CuPlan {
             TransformKind::C2R => Direction::Backward,
         })
     }
+}
+
+/// The failure of a call that needs the plan made first.
+fn not_made() -> Error {
+    Error::new(ErrorKind::InvalidPlan, "the plan has not been made yet")
 }
 
 /// A failure that says the device cannot hold what was asked of it.
