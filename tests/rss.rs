@@ -159,3 +159,124 @@ fn a_context_per_job_leaves_the_resident_set_flat() {
     });
     assert!(grown < LIMIT_BYTES, "a context per job grew the resident set by {grown} bytes");
 }
+
+/// The peak resident set of this process (`VmHWM`), from /proc.
+fn peak_bytes() -> i64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let kib: i64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM");
+    kib * 1024
+}
+
+/// What a host transform of `N` points may take beside its arrays: a tenth of the data, and 64 MiB of tables,
+/// kernels and runtime.
+const N: usize = 1 << 26;
+fn footprint_bound(data: i64) -> i64 {
+    data / 10 + (64 << 20)
+}
+
+/// Runs test `name` again in a child process of its own, whose peak resident set is the test's alone, after
+/// `warm` has run here (the same transform): compiling kernels takes memory of its own, which a cold disk cache would add to the
+/// child's peak.
+fn in_a_child(name: &str, warm: impl FnOnce()) -> bool {
+    if std::env::var("FFTX_FOOTPRINT_CHILD").is_ok() {
+        return false;
+    }
+    warm();
+    fftx::runtime::cache::wait_for_writes();
+    let exe = std::env::current_exe().expect("the test binary");
+    let output = std::process::Command::new(exe)
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env("FFTX_FOOTPRINT_CHILD", "1")
+        .output()
+        .expect("the test binary runs");
+    print!("{}", String::from_utf8_lossy(&output.stdout));
+    eprint!("{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{name} in a child process: {}", output.status);
+    true
+}
+
+/// `N` values, each page written, so that the arrays are resident before the baseline: zeros from the
+/// allocator would be pages not yet touched.
+fn resident_zeros() -> Vec<fftxComplex> {
+    let mut values = Vec::with_capacity(N);
+    values.resize(N, fftxComplex { x: -0.0, y: -0.0 });
+    values
+}
+
+/// Transforms a delta at 1 of `N` points on host memory, `input` into `output` (the same array in place),
+/// and checks sampled bins against the analytic e^(-2 pi i k / N).
+fn transform_a_delta(input: &mut [fftxComplex], output: Option<&mut [fftxComplex]>) {
+    input.fill(fftxComplex::default());
+    input[1] = fftxComplex { x: 1.0, y: 0.0 };
+    let mut plan = 0;
+    assert_eq!(unsafe { fftxPlan1d(&mut plan, N as i32, fftxType_t::FFTX_C2C as fftxType, 1) }, FFTX_SUCCESS);
+    let target = match output {
+        Some(output) => output.as_mut_ptr(),
+        None => input.as_mut_ptr(),
+    };
+    assert_eq!(unsafe { fftxExecC2C(plan, input.as_mut_ptr(), target, FFTX_FORWARD) }, FFTX_SUCCESS);
+    assert_eq!(fftxDestroy(plan), FFTX_SUCCESS);
+    // SAFETY: `target` is one of the two arrays of N values, alive here, and no other reference is used now.
+    let result = unsafe { std::slice::from_raw_parts(target, N) };
+    for k in (0..N).step_by(N / 4096 + 7) {
+        let angle = -2.0 * std::f64::consts::PI * k as f64 / N as f64;
+        let (re, im) = (result[k].x as f64, result[k].y as f64);
+        let error = (re - angle.cos()).hypot(im - angle.sin());
+        assert!(error < 1e-5, "bin {k}: ({re}, {im}), error {error}");
+    }
+}
+
+/// Prints and checks the growth of the peak resident set over `baseline` (taken with the arrays resident)
+/// against the data's `bytes`.
+fn check_footprint(what: &str, baseline: i64, bytes: i64) {
+    let grown = peak_bytes() - baseline;
+    println!(
+        "{what}: the peak resident set grew by {:.1} MB beside {:.1} MB of data, bound {:.1} MB",
+        grown as f64 / 1e6,
+        bytes as f64 / 1e6,
+        footprint_bound(bytes) as f64 / 1e6
+    );
+    assert!(grown <= footprint_bound(bytes), "{what} grew the peak resident set by {grown} bytes");
+}
+
+fn in_place() -> (i64, i64) {
+    let mut data = resident_zeros();
+    let baseline = peak_bytes();
+    transform_a_delta(&mut data, None);
+    (baseline, std::mem::size_of_val(&data[..]) as i64)
+}
+
+fn out_of_place() -> (i64, i64) {
+    let (mut input, mut output) = (resident_zeros(), resident_zeros());
+    let baseline = peak_bytes();
+    transform_a_delta(&mut input, Some(&mut output));
+    (baseline, std::mem::size_of_val(&input[..]) as i64)
+}
+
+#[test]
+fn a_host_transform_in_place_takes_little_beside_its_data() {
+    // 2^26 points (512 MiB) transformed in place on host memory: on a device whose memory is the host's, the
+    // kernels work on the array where it lies, with a plan that needs no scratch.
+    if !in_a_child("a_host_transform_in_place_takes_little_beside_its_data", || {
+        in_place();
+    }) {
+        once_cell::sync::Lazy::force(&ENV);
+        let (baseline, bytes) = in_place();
+        check_footprint("2^26 single in place", baseline, bytes);
+    }
+}
+
+#[test]
+fn a_host_transform_out_of_place_takes_little_beside_its_two_arrays() {
+    if !in_a_child("a_host_transform_out_of_place_takes_little_beside_its_two_arrays", || {
+        out_of_place();
+    }) {
+        once_cell::sync::Lazy::force(&ENV);
+        let (baseline, bytes) = out_of_place();
+        check_footprint("2^26 single out of place", baseline, bytes);
+    }
+}

@@ -433,6 +433,11 @@ impl Baked {
         distinct
     }
 
+    /// Whether a step writes the input buffer: out of place, where the plan takes its input as scratch.
+    pub fn writes_input(&self) -> bool {
+        self.exec.steps.iter().any(|step| step.dst == planner::BufRef::Input)
+    }
+
     /// Scratch bytes the plan needs (0 when it runs without).
     pub fn tmp_bytes(&self) -> usize {
         self.tmp_bytes
@@ -869,6 +874,7 @@ mod tests {
             native_width_f64: 0,
             svm_buffers: false,
             sub_buffer_align: 128,
+            host_unified: false,
         }
     }
 

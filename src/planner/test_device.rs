@@ -71,6 +71,7 @@ pub fn cpu() -> DeviceInfo {
         native_width_f64: 8,
         svm_buffers: false,
         sub_buffer_align: 128,
+        host_unified: true,
     }
 }
 
@@ -82,6 +83,7 @@ pub fn gpu() -> DeviceInfo {
         compute_units: 64,
         max_work_group_size: 1024,
         local_mem_bytes: 64 << 10,
+        host_unified: false,
         ..cpu()
     }
 }

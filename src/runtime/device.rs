@@ -42,6 +42,9 @@ pub struct DeviceInfo {
     pub svm_buffers: bool,
     /// The alignment in bytes a sub-buffer's origin needs.
     pub sub_buffer_align: usize,
+    /// The device's memory is the host's (`CL_DEVICE_HOST_UNIFIED_MEMORY`: a CPU, an integrated GPU), so a
+    /// buffer over host memory (`CL_MEM_USE_HOST_PTR`) is used where it lies, without a copy.
+    pub host_unified: bool,
 }
 
 impl DeviceInfo {
@@ -112,6 +115,8 @@ fn query(device: cl_device_id) -> Result<DeviceInfo> {
                 .is_ok_and(|caps| caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER != 0),
             sub_buffer_align: (device_info_value::<u32>(device, cl::CL_DEVICE_MEM_BASE_ADDR_ALIGN)? as usize / 8)
                 .max(1),
+            // A cl_bool; deprecated in OpenCL 2.0 but still answered. Where it is not, assume a copy is made.
+            host_unified: device_info_value::<u32>(device, cl::CL_DEVICE_HOST_UNIFIED_MEMORY).is_ok_and(|v| v != 0),
         })
     }
 }

@@ -5,6 +5,7 @@ pub mod cache;
 pub mod cl;
 pub mod device;
 pub mod devmem;
+pub mod lent;
 pub mod per_context;
 pub mod select;
 pub mod transfer;

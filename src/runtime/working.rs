@@ -11,7 +11,7 @@
 
 use super::cl::{check, Buffer, Context, Event, HostStorage};
 use super::DeviceKind;
-use crate::error::Result;
+use crate::error::{fail, ErrorKind, Result};
 use crate::log::Topic;
 use ocl::core::ffi::{self as cl, cl_event, cl_int};
 use std::ffi::c_void;
@@ -32,7 +32,12 @@ impl WorkingBuffer {
     /// the kernel grants them (transparent huge pages enabled, or on `madvise`); elsewhere, where no mapping
     /// can be made, or where the buffer would not fill one such page (whose first touch takes all of it), a
     /// plain buffer.
+    /// A CPU's buffer larger than the host memory available fails here, with a status, where the kernel's
+    /// out-of-memory killer would otherwise end the process once the pages are touched.
     pub fn new(context: &Context, kind: DeviceKind, bytes: usize) -> Result<WorkingBuffer> {
+        if kind == DeviceKind::Cpu {
+            check_host_memory(bytes, "a working buffer")?;
+        }
         let plain = || Ok(WorkingBuffer { buffer: Buffer::create(context, bytes)?, pages: None });
         if kind != DeviceKind::Cpu || bytes < HUGE_PAGE {
             return plain();
@@ -52,6 +57,26 @@ impl std::ops::Deref for WorkingBuffer {
 
     fn deref(&self) -> &Buffer {
         &self.buffer
+    }
+}
+
+/// The host memory available to new allocations (Linux's `MemAvailable`), where the system says.
+pub fn available_host_memory() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// Fails (`CL_MEM_OBJECT_ALLOCATION_FAILURE`) where `bytes` of host memory for `what` exceed what the system
+/// has available.
+pub fn check_host_memory(bytes: usize, what: &str) -> Result<()> {
+    match available_host_memory() {
+        Some(available) if bytes > available => fail(
+            ErrorKind::MemObjectAllocationFailure,
+            format!("{what} needs {bytes} bytes of host memory; the system has {available} available"),
+        ),
+        _ => Ok(()),
     }
 }
 

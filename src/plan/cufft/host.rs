@@ -1,5 +1,6 @@
-//! Executions on host memory: through staging buffers on the device, in parts of the batch, or streamed
-//! in slabs when the data does not fit the device.
+//! Executions on host memory: where it lies on a device whose memory is the host's; elsewhere through
+//! staging buffers on the device, in parts of the batch, or streamed in slabs when the data does not fit the
+//! device.
 
 use crate::error::{fail, ErrorKind, Result};
 use crate::plan::outofcore::HostData;
@@ -7,6 +8,7 @@ use crate::plan::outofcore::{self, DeviceBudget, Streamed};
 use crate::plan::{Baked, Direction, Plan};
 use crate::runtime::cl::{read_buffer, write_buffer, RawMem};
 use crate::runtime::devmem::context_of;
+use crate::runtime::lent::LentBuffer;
 use crate::runtime::working::{self, WorkingBuffer};
 use crate::runtime::{device_info, Buffer, Context, DeviceInfo, DeviceKind, Event, Queue};
 
@@ -49,6 +51,15 @@ impl Drop for Staging {
     }
 }
 
+/// Host data above this size runs where it lies on a plan asked for no scratch: scratch as large as the data
+/// would double the footprint. Below it the plan's scratch, at most as large, is the smaller cost.
+const LEAN_ABOVE_BYTES: usize = 64 << 20;
+
+/// The failure where host slices are shorter than the shape's extents, which the API layer checked.
+fn too_short() -> crate::error::Error {
+    crate::error::Error::new(ErrorKind::Bugcheck, "host slices shorter than the transform's extents")
+}
+
 impl CuPlan {
     /// Transforms host memory: copied to the device, transformed and copied back; where the device cannot
     /// hold the data, in parts of the batch that it can hold, or else streamed through it in slabs. Returns
@@ -64,6 +75,13 @@ impl CuPlan {
             queue.finish()?;
         }
         let device = device_info(queue.device()?)?;
+        if device.host_unified && shape.lies_within(&device, in_place) {
+            match self.execute_where_it_lies(&queue, direction, data)? {
+                None => return Ok(()),
+                // A plan that writes its input cannot be given the caller's read-only input.
+                Some(untouched) => return self.execute_staged(&queue, &device, direction, shape.batch, untouched),
+            }
+        }
         let tmp_bytes = self.variants[in_place as usize].as_ref().and_then(|p| p.baked()).map_or(0, |b| b.tmp_bytes());
         if shape.fits(&device, in_place, tmp_bytes) {
             return self.execute_staged(&queue, &device, direction, shape.batch, data);
@@ -98,6 +116,48 @@ impl CuPlan {
                 device.name
             ),
         )
+    }
+
+    /// Transforms host data where it lies, through buffers over the caller's memory, on a device whose memory
+    /// is the host's: the footprint is the data and the plan's scratch. Data larger than `LEAN_ABOVE_BYTES`
+    /// runs on a plan asked for no scratch. Returns the data untouched where the plan, out of place, would
+    /// write its input.
+    fn execute_where_it_lies<'d>(
+        &mut self,
+        queue: &Queue,
+        direction: Direction,
+        data: HostData<'d>,
+    ) -> Result<Option<HostData<'d>>> {
+        let in_place = matches!(data, HostData::InPlace(_));
+        let (in_bytes, out_bytes) = self.shape()?.extents(in_place);
+        let context = context_of(queue)?;
+        let baked = if in_bytes.max(out_bytes) > LEAN_ABOVE_BYTES {
+            self.lean_variant(queue, in_place)?
+        } else {
+            self.variant(queue, in_place)?
+        };
+        match data {
+            HostData::InPlace(data) => {
+                let bytes = in_bytes.max(out_bytes);
+                let buffer = LentBuffer::read_write(&context, queue, data.get_mut(..bytes).ok_or_else(too_short)?)?;
+                let done = baked.enqueue(direction, 1.0, queue, &[], &[buffer.raw()], &[], None)?;
+                buffer.settle(&done)?;
+            }
+            HostData::Separate(input, output) if !baked.writes_input() => {
+                let source = LentBuffer::read_only(&context, queue, input.get(..in_bytes).ok_or_else(too_short)?)?;
+                let target =
+                    LentBuffer::read_write(&context, queue, output.get_mut(..out_bytes).ok_or_else(too_short)?)?;
+                let done = baked.enqueue(direction, 1.0, queue, &[], &[source.raw()], &[target.raw()], None)?;
+                target.settle(&done)?;
+            }
+            untouched => return Ok(Some(untouched)),
+        }
+        crate::log!(
+            crate::log::Topic::Info,
+            "host data transformed where it lies, with {} bytes of scratch",
+            baked.tmp_bytes()
+        );
+        Ok(None)
     }
 
     /// The most transforms of the batch whose data and scratch fit `device` at once, in the basic layout;

@@ -8,7 +8,7 @@ mod shape;
 
 pub use super::outofcore::HostData;
 use super::registry::{Shared, CUFFT_PLANS};
-use super::{Baked, Direction, Plan};
+use super::{Baked, Direction, Plan, Settings};
 use crate::error::{fail, Error, ErrorKind, Result};
 use crate::planner::tuning::Tuning;
 use crate::runtime::devmem::{context_of, default_stream, DeviceRegion};
@@ -30,6 +30,8 @@ pub struct CuPlan {
     fenced: bool,
     /// Baked plans, indexed by `in_place as usize`.
     variants: [Option<Plan>; 2],
+    /// Plans asked to run without scratch, for large host data where it lies, indexed as `variants`.
+    lean_variants: [Option<Plan>; 2],
     /// Baked plans for parts of the batch, where host data runs in parts: (in place, batch, plan).
     part_variants: Vec<(bool, usize, Plan)>,
     work_area: Option<DeviceRegion>,
@@ -49,6 +51,7 @@ impl CuPlan {
             stream: None,
             fenced: false,
             variants: [None, None],
+            lean_variants: [None, None],
             part_variants: Vec::new(),
             work_area: None,
             auto_allocation: true,
@@ -131,6 +134,8 @@ impl CuPlan {
         };
         if old.context()? != new.context()? || old.device()? != new.device()? {
             self.variants = [None, None];
+            self.lean_variants = [None, None];
+            self.part_variants.clear();
             self.staging = Staging::default();
             self.region_staging = Staging::default();
         }
@@ -157,6 +162,20 @@ impl CuPlan {
             Some(plan) => plan,
             // Settings and the queue's context only for the first execution of this placement.
             slot @ None => slot.insert(Plan::new(shape.settings(context_of(queue)?, in_place))),
+        };
+        plan.bake(queue)
+    }
+
+    /// The plan for this placement that asks for no scratch (the planner falls back to scratch where it
+    /// cannot do without), baked on `queue` on first use.
+    fn lean_variant(&mut self, queue: &Queue, in_place: bool) -> Result<&mut Baked> {
+        let shape = self.shape.as_ref().ok_or_else(not_made)?;
+        let plan = match &mut self.lean_variants[in_place as usize] {
+            Some(plan) => plan,
+            slot @ None => {
+                let settings = Settings { no_mem_alloc: Some(true), ..shape.settings(context_of(queue)?, in_place) };
+                slot.insert(Plan::new(settings))
+            }
         };
         plan.bake(queue)
     }

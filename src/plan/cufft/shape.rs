@@ -253,6 +253,12 @@ impl Shape {
         settings
     }
 
+    /// Whether host data of this shape can be lent to `device` whole: each array within its largest buffer.
+    pub(super) fn lies_within(&self, device: &DeviceInfo, in_place: bool) -> bool {
+        let (input, output) = self.extents(in_place);
+        input.max(output) as u64 <= device.max_alloc_bytes
+    }
+
     /// A transform in the basic layout that the out-of-core path streams through `device`.
     pub(super) fn streams(&self, device: &DeviceInfo) -> bool {
         let (kind, precision) = (self.fft_type.kind(), self.fft_type.precision());

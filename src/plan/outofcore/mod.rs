@@ -14,7 +14,7 @@ use crate::error::{fail, ErrorKind, Result};
 use crate::planner::factor;
 use crate::runtime::cl::RawMem;
 use crate::runtime::transfer::HostStream;
-use crate::runtime::working::{self, WorkingBuffer};
+use crate::runtime::working::{self, available_host_memory, WorkingBuffer};
 use crate::runtime::{device_info, Context, DeviceInfo, DeviceKind, Queue};
 use crate::types::{Precision, TransformKind};
 
@@ -92,14 +92,6 @@ fn host_scratch(bytes: usize) -> Result<Vec<u8>> {
     }
     scratch.resize(bytes, 0);
     Ok(scratch)
-}
-
-/// The host memory available to new allocations (Linux's `MemAvailable`), where the system says.
-fn available_host_memory() -> Option<usize> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    kib.checked_mul(1024)
 }
 
 /// Host memory handed to an execution: one buffer transformed in place, or separate input and output.
