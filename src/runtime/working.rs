@@ -166,3 +166,17 @@ impl Drop for HostMapping {
         unsafe { libc::munmap(self.pointer as *mut c_void, self.len) };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_memory_beyond_what_is_available_is_an_error() {
+        assert!(available_host_memory().is_some_and(|bytes| bytes > 0), "Linux says what is available");
+        assert!(check_host_memory(1 << 20, "a test").is_ok());
+        let error = check_host_memory(usize::MAX / 2, "a test").unwrap_err();
+        assert_eq!(error.kind, ErrorKind::MemObjectAllocationFailure);
+        assert!(error.message.contains("a test needs"), "{}", error.message);
+    }
+}
