@@ -159,6 +159,41 @@ unsafe fn first_queue(queues: *const cl_command_queue) -> Result<Queue> {
         .map_err(|e| Error::new(ErrorKind::InvalidCommandQueue, format!("invalid queue: {e}")))
 }
 
+/// The first queue of `queues` (required), and those of the next `count - 1` that are valid queues.
+///
+/// # Safety
+/// `queues` is null or points to `count` command queues (at least one).
+unsafe fn queue_array(queues: *const cl_command_queue, count: cl_uint) -> Result<Vec<Queue>> {
+    // SAFETY: the caller passes null or a pointer to a queue.
+    let mut array = vec![unsafe { first_queue(queues) }?];
+    for i in 1..count as usize {
+        // SAFETY: the caller passes `count` queues; the first was read above, so `queues` is not null.
+        let raw = unsafe { queues.add(i).read() };
+        if raw.is_null() {
+            continue;
+        }
+        // SAFETY: checked non-null; the caller passes command queues.
+        match unsafe { Queue::retained(raw) } {
+            Ok(queue) => array.push(queue),
+            Err(e) => crate::log!(crate::log::Topic::Info, "queue {i} of the array is ignored: {e}"),
+        }
+    }
+    Ok(array)
+}
+
+/// `queues` less those past the first that belong to another context than `plan`'s.
+fn of_the_plans_context(plan: &crate::plan::Plan, mut queues: Vec<Queue>) -> Result<Vec<Queue>> {
+    let context = plan.settings().context.raw();
+    let first = queues.remove(0);
+    let mut kept = vec![first];
+    for queue in queues {
+        if queue.context()? == context {
+            kept.push(queue);
+        }
+    }
+    Ok(kept)
+}
+
 /// # Safety
 /// `setupData` is null or points to a writable `clfftSetupData`.
 #[no_mangle]
@@ -263,23 +298,28 @@ pub unsafe extern "C" fn clfftCopyPlan(
     })
 }
 
-/// Bakes for the first queue whatever `numQueues` says, as clFFT does.
+/// Bakes for the first queue, and where `numQueues` queues hold several devices of the plan's context, for
+/// the batch's share of each (`plan::spread`). Entries past the first that are null or of another context
+/// are ignored, as clFFT ignores all but the first.
 ///
 /// # Safety
-/// `commQueueFFT` is null or points to a command queue; `pfn_notify`, if given, may be called with the plan
-/// and `user_data`.
+/// `commQueueFFT` is null or points to `numQueues` command queues (at least one); `pfn_notify`, if given, may
+/// be called with the plan and `user_data`.
 #[no_mangle]
 pub unsafe extern "C" fn clfftBakePlan(
     plHandle: clfftPlanHandle,
-    _numQueues: cl_uint,
+    numQueues: cl_uint,
     commQueueFFT: *mut cl_command_queue,
     pfn_notify: clfftBakeNotify,
     user_data: *mut c_void,
 ) -> clfftStatus {
     let status = run("clfftBakePlan", || {
-        // SAFETY: the caller passes null or a pointer to a queue.
-        let queue = unsafe { first_queue(commQueueFFT) }?;
-        with_plan(plHandle, |p| p.bake(&queue).map(|_| ()))
+        // SAFETY: the caller passes null or a pointer to `numQueues` queues.
+        let queues = unsafe { queue_array(commQueueFFT, numQueues) }?;
+        with_plan(plHandle, |p| {
+            let queues = of_the_plans_context(p, queues)?;
+            p.bake_on(&queues)
+        })
     });
     if status == CLFFT_SUCCESS {
         if let Some(notify) = pfn_notify {
@@ -784,11 +824,15 @@ pub unsafe extern "C" fn clfftSetPlanCallback(
     })
 }
 
+/// Runs the transform on the first queue, or where the `numQueuesAndEvents` queues hold several devices of
+/// the plan's context, spreads the batch over them (`clfftBakePlan`); each queue's event completes with the
+/// whole transform.
+///
 /// # Safety
-/// `commQueues` is null or points to a command queue; `waitEvents` points to `numWaitEvents` events (or is
-/// null when that is 0); `inputBuffers` is null or points to one buffer (two for a planar input layout),
-/// `outputBuffers` likewise for the output layout unless the plan is in place; `outEvents` is null or points
-/// to room for `numQueuesAndEvents` events, at least one.
+/// `commQueues` is null or points to `numQueuesAndEvents` command queues (at least one); `waitEvents` points to
+/// `numWaitEvents` events (or is null when that is 0); `inputBuffers` is null or points to one buffer (two for
+/// a planar input layout), `outputBuffers` likewise for the output layout unless the plan is in place;
+/// `outEvents` is null or points to room for `numQueuesAndEvents` events, at least one.
 #[no_mangle]
 pub unsafe extern "C" fn clfftEnqueueTransform(
     plHandle: clfftPlanHandle,
@@ -803,8 +847,8 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
     tmpBuffer: cl_mem,
 ) -> clfftStatus {
     run("clfftEnqueueTransform", || {
-        // SAFETY: the caller passes null or a pointer to a queue.
-        let queue = unsafe { first_queue(commQueues) }?;
+        // SAFETY: the caller passes null or a pointer to `numQueuesAndEvents` queues.
+        let queues = unsafe { queue_array(commQueues, numQueuesAndEvents) }?;
         if numWaitEvents > 0 && waitEvents.is_null() {
             return fail(ErrorKind::InvalidEventWaitList, "numWaitEvents > 0 with a null waitEvents");
         }
@@ -813,7 +857,7 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
         if inputBuffers.is_null() {
             return fail(ErrorKind::InvalidArgValue, "inputBuffers is null");
         }
-        let event = with_plan(plHandle, |p| {
+        let events = with_plan(plHandle, |p| {
             let in_place = p.settings().in_place;
             let planes = if p.settings().in_layout.is_planar() { 2 } else { 1 };
             // SAFETY: checked non-null above; the caller passes a buffer per plane of the input layout.
@@ -831,13 +875,19 @@ pub unsafe extern "C" fn clfftEnqueueTransform(
             // (clFFT's own tests pass ENDDIRECTION).
             let real = p.settings().kind().is_ok_and(|k| k.is_real());
             let d = if real { p.settings().effective_direction(Direction::Forward) } else { direction(dir)? };
-            p.enqueue(d, &queue, wait, input, output, (!tmpBuffer.is_null()).then_some(tmpBuffer))
+            let queues = of_the_plans_context(p, queues)?;
+            let tmp = (!tmpBuffer.is_null()).then_some(tmpBuffer);
+            let events = p.enqueue_on(d, &queues, wait, input, output, tmp)?;
+            // Ignored queues get the first queue's event.
+            Ok((0..numQueuesAndEvents.max(1) as usize)
+                .map(|i| events.get(i).unwrap_or(&events[0]).clone())
+                .collect::<Vec<_>>())
         })?;
         if !outEvents.is_null() {
             // clFFT writes the first event whatever the count.
-            for i in 0..numQueuesAndEvents.max(1) as usize {
+            for (i, event) in events.into_iter().enumerate() {
                 // SAFETY: checked non-null above; the caller passes room for this many events.
-                unsafe { outEvents.add(i).write(event.clone().into_raw()) };
+                unsafe { outEvents.add(i).write(event.into_raw()) };
             }
         }
         Ok(())

@@ -438,6 +438,19 @@ impl Baked {
         self.exec.steps.iter().any(|step| step.dst == planner::BufRef::Input)
     }
 
+    /// Fails unless `input` and `output` (ignored in place) hold the planes the plan reaches.
+    pub fn check_buffers(&self, input: &[RawMem], output: &[RawMem]) -> Result<()> {
+        let output = if self.in_place { input } else { output };
+        self.planes(input, self.in_planar, self.in_bytes, "input")?;
+        self.planes(output, self.out_planar, self.out_bytes, "output")?;
+        Ok(())
+    }
+
+    /// The bytes the plan reaches in each plane of its input and of its output.
+    pub fn reach(&self) -> (usize, usize) {
+        (self.in_bytes, self.out_bytes)
+    }
+
     /// Scratch bytes the plan needs (0 when it runs without).
     pub fn tmp_bytes(&self) -> usize {
         self.tmp_bytes

@@ -6,6 +6,7 @@ mod exec;
 pub mod library;
 pub mod outofcore;
 pub mod registry;
+mod spread;
 pub mod transpose;
 
 use crate::codegen::callback::UserCallback;
@@ -18,6 +19,8 @@ use crate::runtime::cl::{RawEvent, RawMem};
 use crate::runtime::{Arg, Buffer, Context, Event, Kernel, Queue};
 use crate::types::{Precision, TransformKind};
 pub use exec::Baked;
+pub use spread::shares;
+use spread::Spread;
 
 /// Data layouts, with clFFT's values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -389,11 +392,13 @@ pub struct Plan {
     in_place_twin: Option<Baked>,
     /// The clFFT handle of a plan in the registry: what `CLFFT_DUMP_PROGRAMS` names its files after.
     handle: Option<usize>,
+    /// The batch's shares for the devices of the last queue array that spread it.
+    spread: Option<Spread>,
 }
 
 impl Plan {
     pub fn new(settings: Settings) -> Plan {
-        Plan { settings, baked: None, in_place_twin: None, handle: None }
+        Plan { settings, baked: None, in_place_twin: None, handle: None, spread: None }
     }
 
     /// The plan as the registry holds it under `handle`, which names its dumped programs.
@@ -409,6 +414,7 @@ impl Plan {
     pub fn settings_mut(&mut self) -> &mut Settings {
         self.baked = None;
         self.in_place_twin = None;
+        self.spread = None;
         &mut self.settings
     }
 
@@ -475,6 +481,54 @@ impl Plan {
             }
         }
         self.bake(queue)?.enqueue(direction, scale, queue, wait, input, output, tmp)
+    }
+}
+
+impl Plan {
+    /// Bakes for the devices of `queues`: the whole plan for the first, and where the queues hold several
+    /// devices, the batch's shares for each (`spread`).
+    pub fn bake_on(&mut self, queues: &[crate::runtime::Queue]) -> Result<()> {
+        let first = queues.first().ok_or_else(|| Error::new(ErrorKind::InvalidCommandQueue, "no command queue"))?;
+        self.bake(first)?;
+        if queues.len() > 1 && !self.spread.as_ref().map_or(Ok(false), |s| s.made_for(queues))? {
+            self.spread = Spread::new(&self.settings, queues)?;
+        }
+        Ok(())
+    }
+
+    /// The shares of the batch the last queue array spread it in, as (first transform, count) per device;
+    /// empty where no array spread it.
+    pub fn spread_shares(&self) -> Vec<(usize, usize)> {
+        self.spread.as_ref().map_or_else(Vec::new, |s| s.shares())
+    }
+
+    /// `enqueue` on an array of queues: where they hold several devices and the batch splits among them, each
+    /// device runs its share, and every queue gets an event that completes with the whole transform; otherwise
+    /// the first queue runs it all, and every queue gets its event. Returns one event per queue.
+    #[allow(clippy::too_many_arguments)]
+    pub fn enqueue_on(
+        &mut self,
+        direction: Direction,
+        queues: &[crate::runtime::Queue],
+        wait: &[RawEvent],
+        input: &[RawMem],
+        output: &[RawMem],
+        tmp: Option<RawMem>,
+    ) -> Result<Vec<Event>> {
+        let first = queues.first().ok_or_else(|| Error::new(ErrorKind::InvalidCommandQueue, "no command queue"))?;
+        let given_input_as_output =
+            !self.settings.in_place && same_planes(input, output, self.settings.in_layout.is_planar())?;
+        if queues.len() > 1 && self.settings.batch > 1 && !given_input_as_output {
+            self.bake_on(queues)?;
+            let whole = self.bake(first)?;
+            whole.check_buffers(input, output)?;
+            let direction = self.settings.effective_direction(direction);
+            if let Some(spread) = &mut self.spread {
+                return spread.enqueue(direction, queues, wait, input, output);
+            }
+        }
+        let event = self.enqueue(direction, first, wait, input, output, tmp)?;
+        Ok(vec![event; queues.len()])
     }
 }
 

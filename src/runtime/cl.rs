@@ -403,6 +403,29 @@ impl Buffer {
         Ok(if parent == 0 { (raw as usize, 0) } else { (parent, offset) })
     }
 
+    /// `bytes` bytes of the buffer `raw` from its byte `offset`, as a sub-buffer of the buffer it belongs to
+    /// (a sub-buffer's own parent, where `raw` is one), with the same access. The place must be aligned as
+    /// every device of the context wants (`DeviceInfo::sub_buffer_align`).
+    pub fn region_of_raw(raw: RawMem, offset: usize, bytes: usize) -> Result<Buffer> {
+        let (root, base) = Buffer::place_of_raw(raw)?;
+        let region = cl::cl_buffer_region { origin: base + offset, size: bytes };
+        let mut err: cl_int = 0;
+        // SAFETY: `root` is a live buffer (it answered its info query above); flags 0 take the parent's access,
+        // and `region` outlives the call.
+        let sub = unsafe {
+            cl::clCreateSubBuffer(
+                root as RawMem,
+                0,
+                cl::CL_BUFFER_CREATE_TYPE_REGION,
+                &region as *const cl::cl_buffer_region as *const c_void,
+                &mut err,
+            )
+        };
+        check(err, "clCreateSubBuffer")?;
+        // SAFETY: the call succeeded, so `sub` is a new buffer owned here.
+        Ok(unsafe { Buffer::from_created(sub) })
+    }
+
     pub fn size(&self) -> Result<usize> {
         Buffer::size_of_raw(self.0)
     }
@@ -593,6 +616,24 @@ pub fn enqueue_marker(queue: cl_command_queue, wait: &[cl_event]) -> Result<Even
         )
     };
     check(code, "clEnqueueMarkerWithWaitList")?;
+    Ok(unsafe { Event::from_created(event) })
+}
+
+/// A barrier after the events in `wait`: the commands enqueued on `queue` after it start only once those, and
+/// everything enqueued on `queue` before it, have completed. Its event completes then.
+pub fn enqueue_barrier_after(queue: cl_command_queue, wait: &[cl_event]) -> Result<Event> {
+    let mut event: cl_event = ptr::null_mut();
+    // SAFETY: `wait` holds `wait.len()` events (a null list when empty), and `event` receives the new event.
+    let code = unsafe {
+        cl::clEnqueueBarrierWithWaitList(
+            queue,
+            wait.len() as u32,
+            if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
+            &mut event,
+        )
+    };
+    check(code, "clEnqueueBarrierWithWaitList")?;
+    // SAFETY: the call succeeded, so `event` is a new event owned here.
     Ok(unsafe { Event::from_created(event) })
 }
 
