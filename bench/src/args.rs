@@ -1,6 +1,7 @@
 //! Command-line flags.
 
 use crate::cases::{parse_shape, Kind, Precision};
+use crate::host;
 use std::path::PathBuf;
 
 pub const USAGE: &str = "\
@@ -23,6 +24,10 @@ usage: cargo run --release -p fftx-bench -- [flags]
                        first it times a one-line kernel's builds in a fresh process (the compiler's floor)
   --nomemalloc         in-place 1D c2c at 2^20, 2^22, 2^24, 2^26 for fftx and clFFT, first without and then
                        with CLFFT_REQUEST_LIB_NOMEMALLOC=1
+  --host               in-place 1D c2c on host memory through fftx's cuFFT-style API and FFTW in place, each
+                       row in a child process: time, peak RSS / data, worst error at sampled bins (default
+                       2^28 single, 2^29 single, 2^28 double; --sizes and --precision choose others; --runs
+                       defaults to 3; --only fftx or fftw runs one side)
   --fftw-wisdom DIR    FFTW wisdom in DIR (wisdomf single, wisdom double, as FFTW names /etc/fftw's): read
                        before planning, written back after each new plan, so a later run plans known cases
                        without measuring (its FFTW plan ms then times the lookup); DIR is made if missing
@@ -70,6 +75,8 @@ pub struct Options {
     pub name: Option<String>,
     pub cold: bool,
     pub nomemalloc: bool,
+    /// `--host`: the rows (points, precision) of the host-memory table.
+    pub host: Option<Vec<(usize, Precision)>>,
     pub fftw_wisdom: Option<PathBuf>,
     pub fftx_lib: Option<String>,
     pub clfft_lib: String,
@@ -85,6 +92,7 @@ impl Options {
         match &self.name {
             Some(name) => name.clone(),
             None if self.nomemalloc => "nomemalloc".into(),
+            None if self.host.is_some() => "host".into(),
             None if self.quick => "quick".into(),
             None => "bench".into(),
         }
@@ -106,10 +114,13 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
         name: None,
         cold: false,
         nomemalloc: false,
+        host: None,
         fftw_wisdom: None,
         fftx_lib: None,
         clfft_lib: "libclFFT.so.2".into(),
     };
+    let mut host = false;
+    let mut runs_given = false;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -122,6 +133,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
             "--quick" => options.quick = true,
             "--cold" => options.cold = true,
             "--nomemalloc" => options.nomemalloc = true,
+            "--host" => host = true,
             "--precision" => {
                 options.precisions = match value()?.as_str() {
                     "single" => vec![Precision::Single],
@@ -175,6 +187,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
                     .collect::<Result<Vec<_>, _>>()?;
             }
             "--runs" => {
+                runs_given = true;
                 options.runs = match value()?.parse::<usize>() {
                     Ok(n) if n >= 1 => n,
                     _ => return Err("--runs needs a whole number of at least 1".into()),
@@ -188,11 +201,41 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Options>, 
             other => return Err(format!("unknown flag {other} (see --help)")),
         }
     }
+    if host {
+        if options.nomemalloc {
+            return Err("--host and --nomemalloc are separate runs".into());
+        }
+        options.host = Some(host_rows(&options)?);
+        if !runs_given {
+            options.runs = host::DEFAULT_RUNS;
+        }
+    }
     if options.precisions.is_empty() {
         options.precisions =
             if options.quick { vec![Precision::Single] } else { vec![Precision::Single, Precision::Double] };
     }
     Ok(Some(options))
+}
+
+/// The rows of `--host`: every size of `--sizes` in every precision of `--precision` (single unless it
+/// says otherwise), or without `--sizes` the default rows in the precisions `--precision` names.
+fn host_rows(options: &Options) -> Result<Vec<(usize, Precision)>, String> {
+    let Some(shapes) = &options.shapes else {
+        let asked = |precision: &Precision| options.precisions.is_empty() || options.precisions.contains(precision);
+        return Ok(host::default_rows().into_iter().filter(|(_, precision)| asked(precision)).collect());
+    };
+    let precisions = if options.precisions.is_empty() { vec![Precision::Single] } else { options.precisions.clone() };
+    let mut rows = Vec::new();
+    for &precision in &precisions {
+        for shape in shapes {
+            match shape[..] {
+                [n] if n <= i32::MAX as usize => rows.push((n, precision)),
+                [n] => return Err(format!("--host --sizes {n}: fftxPlan1d takes at most {} points", i32::MAX)),
+                _ => return Err(format!("--host takes 1D sizes only, not {}", crate::cases::shape_label(shape))),
+            }
+        }
+    }
+    Ok(rows)
 }
 
 #[cfg(test)]
@@ -231,6 +274,25 @@ mod tests {
     fn c2r_runs_alone_or_in_all_but_not_by_default() {
         assert_eq!(parse_words("--kind c2r").unwrap().unwrap().kinds, [Kind::C2r]);
         assert_eq!(parse_words("--kind all").unwrap().unwrap().kinds, [Kind::C2c, Kind::R2c, Kind::C2r]);
+    }
+
+    #[test]
+    fn host_runs_its_default_rows_or_the_sizes_and_precisions_asked_for() {
+        let host = parse_words("--host").unwrap().unwrap();
+        let (single, double) = (Precision::Single, Precision::Double);
+        assert_eq!(host.host, Some(vec![(1 << 28, single), (1 << 29, single), (1 << 28, double)]));
+        assert_eq!((host.runs, host.stem()), (host::DEFAULT_RUNS, "host".to_string()));
+        assert_eq!(parse_words("").unwrap().unwrap().host, None);
+        let doubles = parse_words("--host --precision double --runs 5").unwrap().unwrap();
+        assert_eq!((doubles.host, doubles.runs), (Some(vec![(1 << 28, double)]), 5));
+        let big = parse_words("--host --sizes 1073741824").unwrap().unwrap();
+        assert_eq!(big.host, Some(vec![(1 << 30, single)]));
+        let both = parse_words("--host --sizes 4096,1024 --precision both --only fftw").unwrap().unwrap();
+        assert_eq!(both.host, Some(vec![(1024, single), (4096, single), (1024, double), (4096, double)]));
+        assert_eq!(both.only, [Contender::Fftw]);
+        for bad in ["--host --sizes 64x64", "--host --sizes 4294967296", "--host --nomemalloc"] {
+            assert!(parse_words(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
-//! FFTW 3 loaded with dlopen: the CPU baseline (all cores, FFTW_MEASURE, out-of-place) and, in long double
-//! precision, the reference every implementation is checked against. A reference in the precision it checks
-//! would grade FFTW double against itself: where both plans pick the same algorithm its RMSE is ~1e-17 and
-//! every other library looks 30x worse than it is.
+//! FFTW 3 loaded with dlopen: the CPU baseline (all cores, FFTW_MEASURE, out-of-place; for `--host`, in place
+//! with FFTW_ESTIMATE) and, in long double precision, the reference every implementation is checked against.
+//! A reference in the precision it checks would grade FFTW double against itself: where both plans pick the
+//! same algorithm its RMSE is ~1e-17 and every other library looks 30x worse than it is.
 
 use crate::cases::{Case, Kind};
 use crate::dl::Library;
@@ -266,6 +266,61 @@ impl Fftw {
             (self.api.destroy_plan)(plan);
         }
         Ok(destination.read())
+    }
+}
+
+/// An in-place 1D forward complex transform of `n` points on an fftw_malloc'ed array of `n` interleaved
+/// complex values, planned with FFTW_ESTIMATE: FFTW_MEASURE on 2^29 points measures for longer than the
+/// transforms it would then time. The array stays as the caller leaves it: planning does not write to it.
+pub struct InPlace<'a> {
+    fftw: &'a Fftw,
+    plan: Plan,
+    array: Array<'a>,
+}
+
+impl Fftw {
+    pub fn in_place_1d(&self, n: usize) -> Result<InPlace<'_>, String> {
+        let length = c_int::try_from(n).map_err(|_| format!("{n} points: more than FFTW's int holds"))?;
+        let array = self.array(2 * n)?;
+        unsafe { (self.api.plan_with_nthreads)(self.threads as c_int) };
+        let plan = unsafe {
+            (self.api.plan_many_dft)(
+                1,
+                &length,
+                1,
+                array.ptr,
+                std::ptr::null(),
+                1,
+                length,
+                array.ptr,
+                std::ptr::null(),
+                1,
+                length,
+                FFTW_FORWARD,
+                FFTW_ESTIMATE,
+            )
+        };
+        if plan.is_null() {
+            return Err("FFTW returned no plan".into());
+        }
+        Ok(InPlace { fftw: self, plan, array })
+    }
+}
+
+impl InPlace<'_> {
+    /// The array's first byte.
+    pub fn data(&self) -> *mut u8 {
+        self.array.ptr.cast()
+    }
+
+    pub fn execute(&self) {
+        unsafe { (self.fftw.api.execute)(self.plan) };
+    }
+}
+
+impl Drop for InPlace<'_> {
+    fn drop(&mut self) {
+        unsafe { (self.fftw.api.destroy_plan)(self.plan) };
     }
 }
 

@@ -7,6 +7,7 @@ mod clfft;
 mod data;
 mod dl;
 mod fftw;
+mod host;
 mod machine;
 mod measure;
 mod opencl;
@@ -160,6 +161,12 @@ struct Bench {
 fn run(options: &Options) -> Result<(), String> {
     if std::env::var_os(FLOOR_VAR).is_some() {
         return print_compiler_floor();
+    }
+    if std::env::var_os(host::ROW_VAR).is_some() {
+        return host::child(options);
+    }
+    if options.host.is_some() {
+        return run_host(options);
     }
     let cold = if options.cold { Some(ColdCaches::install()?) } else { None };
     // clFFT latches this variable at clfftSetup and never clears it, so the run controls it itself.
@@ -335,21 +342,26 @@ fn vkfft_available() -> bool {
     false
 }
 
-fn load_fftx(options: &Options) -> Option<Clfft> {
-    let explicit = options.fftx_lib.clone().or_else(|| std::env::var("FFTX_BENCH_LIB").ok());
-    let path = match &explicit {
-        Some(path) => PathBuf::from(path),
-        None => match std::env::current_exe() {
-            Ok(exe) => exe.with_file_name("libfftx.so"),
-            Err(e) => {
-                println!("fftx: cannot locate this program ({e}); give --fftx-lib");
-                return None;
-            }
-        },
-    };
-    if explicit.is_none() {
-        warn_if_stale(&path);
+/// The libfftx.so to load: `--fftx-lib`, else `$FFTX_BENCH_LIB`, else the one beside this program (with a
+/// warning when the library sources are newer than it).
+fn fftx_path(options: &Options) -> Result<PathBuf, String> {
+    if let Some(path) = options.fftx_lib.clone().or_else(|| std::env::var("FFTX_BENCH_LIB").ok()) {
+        return Ok(PathBuf::from(path));
     }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate this program ({e}); give --fftx-lib"))?;
+    let path = exe.with_file_name("libfftx.so");
+    warn_if_stale(&path);
+    Ok(path)
+}
+
+fn load_fftx(options: &Options) -> Option<Clfft> {
+    let path = match fftx_path(options) {
+        Ok(path) => path,
+        Err(e) => {
+            println!("fftx: {e}");
+            return None;
+        }
+    };
     match Clfft::load(&path.to_string_lossy()) {
         Ok(lib) => {
             let (major, minor, patch) = lib.version;
@@ -690,21 +702,22 @@ fn scratch_table(rows: &[Row]) -> String {
     out
 }
 
-/// Writes the run into its own folder, `<out>/<date>-<device>` (with `-<name>` unless the name is `bench`): `bench.csv`,
-/// `bench.png` and `meta.txt` (date, commit, command, and the run's header: device, machine, libraries).
-fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(), String> {
-    let date = machine::today();
-    let mut folder = format!("{date}-{}", machine::slug(&device.name));
+/// The run's own folder, `<out>/<date>-<device>` (with `-<name>` unless the name is `bench`), created.
+fn results_dir(options: &Options, device: &Device) -> Result<PathBuf, String> {
+    let mut folder = format!("{}-{}", machine::today(), machine::slug(&device.name));
     if options.stem() != "bench" {
         folder.push_str(&format!("-{}", machine::slug(&options.stem())));
     }
     let dir = options.out.join(folder);
     make_dir(&dir)?;
-    let csv = dir.join("bench.csv");
-    report::write_csv(&csv, rows, &device.name)?;
-    println!("\nwrote {}", csv.display());
+    Ok(dir)
+}
+
+/// `meta.txt`: date, commit, command, and the run's header (device, machine, libraries).
+fn write_meta(dir: &Path) -> Result<(), String> {
     let command: Vec<String> = std::env::args().collect();
-    let mut meta = format!("date: {date}\ncommit: {}\ncommand: {}\n", machine::commit(), command.join(" "));
+    let mut meta =
+        format!("date: {}\ncommit: {}\ncommand: {}\n", machine::today(), machine::commit(), command.join(" "));
     for line in HEADER.lock().unwrap_or_else(|e| e.into_inner()).iter() {
         meta.push_str(line);
         meta.push('\n');
@@ -712,6 +725,16 @@ fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(),
     let meta_path = dir.join("meta.txt");
     std::fs::write(&meta_path, meta).map_err(|e| format!("cannot write {}: {e}", meta_path.display()))?;
     println!("wrote {}", meta_path.display());
+    Ok(())
+}
+
+/// Writes the run into its own folder (`results_dir`): `bench.csv`, `bench.png` and `meta.txt`.
+fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(), String> {
+    let dir = results_dir(options, device)?;
+    let csv = dir.join("bench.csv");
+    report::write_csv(&csv, rows, &device.name)?;
+    println!("\nwrote {}", csv.display());
+    write_meta(&dir)?;
     let stem = options.stem();
     let png = dir.join("bench.png");
     let title = format!("fftx-bench {stem}: {} (higher is better)", device.name);
@@ -720,4 +743,46 @@ fn write_results(options: &Options, rows: &[Row], device: &Device) -> Result<(),
         Err(e) => println!("no plot: {e}"),
     }
     Ok(())
+}
+
+/// `--host`: in-place 1D c2c on host memory through fftx's cuFFT-style API and through FFTW, each row in a
+/// child process (host.rs); writes `host.csv` and `meta.txt`. This process opens no OpenCL context: it only
+/// names the device the library's default picks up through the same FFTX_DEVICE.
+fn run_host(options: &Options) -> Result<(), String> {
+    let device = opencl::select_device(&std::env::var("FFTX_DEVICE").unwrap_or_default())?;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    header!("device: {}", device.describe());
+    header!("machine: {threads} cores, {}", load_average());
+    let fftx_lib = if options.wants(Contender::Fftx) {
+        let path = fftx_path(options)?;
+        if !path.exists() {
+            return Err(format!("{} is missing; build it with `cargo build --release`", path.display()));
+        }
+        header!(
+            "fftx: {}: fftxPlan1d, then fftxExecC2C / fftxExecZ2Z in place on a malloc'ed host array",
+            path.display()
+        );
+        Some(path)
+    } else {
+        None
+    };
+    header!("fftw: {threads} threads (all cores, as in the rest of the bench), FFTW_ESTIMATE, in place on an fftw_malloc'ed array");
+    header!(
+        "host: in-place 1D c2c forward, each implementation and row in a child process of its own, one after the \
+         other; time: wall clock around the exec call, best and median of {} runs after 1 warm-up, the input \
+         written (untimed) before each; peak RSS: the child's VmHWM; check: every run's sampled bins against the \
+         analytic transform of 3 deltas (worst error, tolerance 1e-4 single, 1e-12 double)",
+        options.runs
+    );
+    let run_start = machine::Counters::now();
+    let rows = host::run(options, fftx_lib.as_deref());
+    println!("\nmachine at the end: {}", load_average());
+    print!("{}", other_load_report(run_start, &[]));
+    println!("\nhost memory, in place (times in seconds; peak/data: the child's peak RSS over the array's bytes):");
+    print!("{}", host::table(&rows));
+    let dir = results_dir(options, &device)?;
+    let csv = dir.join("host.csv");
+    host::write_csv(&csv, &rows, &device.name)?;
+    println!("\nwrote {}", csv.display());
+    write_meta(&dir)
 }
