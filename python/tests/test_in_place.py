@@ -1,5 +1,5 @@
-"""Transforms into their own input: `out=x` and cuFFT's padded layout of in-place real transforms; what each
-call allocates in Python and which pointers it hands the library."""
+"""Transforms into their own input: `out=x`, cuFFT's padded layout of in-place real transforms, scipy's
+overwrite_x; what each call allocates in Python and which pointers it hands the library."""
 
 import tracemalloc
 
@@ -120,3 +120,53 @@ def test_real_transforms_into_other_outputs_keep_the_input():
     assert fftx.irfft(spectrum, out=back) is back
     assert np.array_equal(spectrum, kept)
     assert_close(back, values, np.float64)
+
+
+scipy_fft = pytest.importorskip("scipy.fft")
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_scipy_overwrite_x_runs_in_place(dtype, runs):
+    with scipy_fft.set_backend(fftx.scipy_backend):
+        for name, shape in (("fft", (4, 30)), ("ifft2", (12, 10)), ("fftn", (4, 6, 8))):
+            x = random(shape, dtype)
+            want = getattr(np.fft, name)(x.astype(np.complex128), norm="ortho")
+            address = x.ctypes.data
+            runs.clear()
+            got = getattr(scipy_fft, name)(x, norm="ortho", overwrite_x=True)
+            assert got is x, name
+            assert runs == [(address, address)], name
+            assert_close(got, want, dtype)
+        # Without overwrite_x the input stays as it was; where x cannot take the result, it is still right.
+        x = random((8, 6), dtype)
+        kept = x.copy()
+        assert_close(scipy_fft.fft2(x), np.fft.fft2(kept), dtype)
+        assert np.array_equal(x, kept)
+        for view in (lambda a: a.T, lambda a: a[:, ::2], lambda a: a.real):
+            x = random((8, 6), dtype)
+            want = np.fft.fft2(view(x).astype(np.complex128))
+            assert_close(scipy_fft.fft2(view(x), overwrite_x=True), want, dtype)
+        # n cuts x: the rows of four values are one batch of the advanced layout, transformed in x.
+        want = np.fft.fft(x[:, :4].astype(np.complex128))
+        runs.clear()
+        got = scipy_fft.fft(x, n=4, overwrite_x=True)
+        assert runs == [(x.ctypes.data, x.ctypes.data)]
+        assert_close(got, want, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_scipy_overwrite_x_lets_inverse_real_transforms_use_the_input(dtype, runs):
+    x = random((5, 9), dtype)
+    want = np.fft.irfftn(x.astype(np.complex128), s=(5, 16))
+    with scipy_fft.set_backend(fftx.scipy_backend):
+        got = scipy_fft.irfftn(x.copy(), s=(5, 16), overwrite_x=True)
+        assert_close(got, want, dtype)
+        data = x.copy()
+        address = data.ctypes.data
+        runs.clear()
+        got = scipy_fft.irfft(data, overwrite_x=True)
+        assert runs[0][0] == address
+        assert_close(got, np.fft.irfft(x.astype(np.complex128)), dtype)
+        kept = x.copy()
+        scipy_fft.irfft(x)
+        assert np.array_equal(x, kept)
