@@ -17,7 +17,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ._library import check, library
+from ._library import FftxError, check, library
 
 try:
     from numpy.lib.array_utils import normalize_axis_index
@@ -30,6 +30,7 @@ _FORWARD, _INVERSE = -1, 1
 _EXEC = {_C2C: "fftxExecC2C", _Z2Z: "fftxExecZ2Z", _R2C: "fftxExecR2C", _D2Z: "fftxExecD2Z",
          _C2R: "fftxExecC2R", _Z2D: "fftxExecZ2D"}
 _DOUBLE_TYPES = (_Z2Z, _D2Z, _Z2D)
+_INVALID_SIZE = 8  # FFTX_INVALID_SIZE
 
 
 class _PlanCache:
@@ -124,13 +125,19 @@ def _run(fft_type, source, target, rank, direction=None):
     """Runs the plan of `rank` over the last axes of `source` into `target` (the same memory runs in place).
     Real transforms take C-contiguous arrays, or cuFFT's padded layout in place; complex ones any layout that
     `_layout` describes. Host data the device cannot hold at once runs in parts of the batch, or streams through
-    it (the library does both)."""
+    it (the library does both) in the basic layout; in an advanced layout too large for the device, nothing runs
+    and the answer is False. True otherwise."""
     shape = target.shape if fft_type in (_C2R, _Z2D) else source.shape
     lead = len(shape) - rank
     layouts = None
     if fft_type in (_C2C, _Z2Z) and not (source.flags.c_contiguous and target.flags.c_contiguous):
         layouts = (_layout(source, rank), _layout(target, rank))
-    key, handle = plan_cache.acquire(fft_type, shape[lead:], math.prod(shape[:lead]), layouts)
+    try:
+        key, handle = plan_cache.acquire(fft_type, shape[lead:], math.prod(shape[:lead]), layouts)
+    except FftxError as error:
+        if layouts is None or error.status != _INVALID_SIZE:
+            raise
+        return False
     try:
         function = _exec_functions.get(fft_type)
         if function is None:
@@ -143,6 +150,7 @@ def _run(fft_type, source, target, rank, direction=None):
             check(_EXEC[fft_type], status)
     finally:
         plan_cache.release(key)
+    return True
 
 
 def _layout(a, rank):
@@ -303,8 +311,11 @@ def _c2c(a, axes, direction, out=None, writable=False):
         else:
             target[...] = source
             source = target
-        if target.size:
-            _run(fft_type, source, target, rank, direction)
+        if target.size and not _run(fft_type, source, target, rank, direction):
+            # Too large for the device in this layout: the basic layout runs in parts.
+            work = np.array(source, dtype=dtype, order="C")
+            _run(fft_type, work, work, rank, direction)
+            target[...] = work
         a = _moved_back(target, tail, group)
         writable = True
     return a
