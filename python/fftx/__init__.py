@@ -3,8 +3,9 @@
     import fftx, numpy
     spectrum = fftx.fft(numpy.random.rand(1024).astype(numpy.float32))   # complex64, computed by fftx
 
-`fftx.scipy_backend` plugs the same transforms into scipy.fft. Plans are made once per shape, type and
-batch and kept in `fftx.plan_cache` (least recently used first out). A shape's first transform compiles its
+`fftx.scipy_backend` plugs the same transforms into scipy.fft. Plans are made once per shape, type, batch
+and layout and kept in `fftx.plan_cache` (least recently used first out). `fftx.fft(x, out=x)` transforms `x`
+in place; the package's README lists what each call allocates. A shape's first transform compiles its
 kernels (0.1 to a few seconds, then cached on disk); `fftx.prebuild(shapes)` does that ahead of time.
 """
 

@@ -53,6 +53,22 @@ for n in (40000, 40001):
     assert len(parts) == 2, result.stderr[-2000:]
 
 
+def test_strided_arrays_larger_than_the_device_go_through_a_copy():
+    # 288 MB down the columns: the advanced layout that reads them where they lie is more than PoCL with 1 GiB
+    # allows in one buffer (256 MiB), so the pass copies them contiguous and runs there in parts.
+    code = """
+import numpy as np, fftx
+x = np.random.default_rng(3).standard_normal((6000, 6000)).astype(np.float32).astype(np.complex64)
+got = fftx.fft(x, axis=0)
+want = np.fft.fft(x[:, :5].astype(np.complex128), axis=0)
+print(np.abs(got[:, :5] - want).max() / np.abs(want).max())
+"""
+    env = {"FFTX_LIBRARY": os.environ["FFTX_LIBRARY"], "POCL_MEMORY_LIMIT": "1"}
+    result = run_python(code, env)
+    assert result.returncode == 0, result.stderr
+    assert float(result.stdout) < 2e-5
+
+
 def test_errors_carry_the_librarys_reason():
     import pytest
     from fftx._library import FftxError, check, library

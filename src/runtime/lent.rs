@@ -4,16 +4,19 @@
 use super::cl::{check, Buffer, Context, Event, Queue, RawMem};
 use crate::error::Result;
 use ocl::core::ffi::{self as cl, cl_event, cl_mem_flags};
+use std::cell::Cell;
 use std::ffi::c_void;
 use std::marker::PhantomData;
 use std::ptr;
 
-/// A buffer over `'a`'s memory, and the queue its commands run on. Dropping it finishes that queue, so no
-/// command touches the memory once the borrow ends, whatever failed on the way.
+/// A buffer over `'a`'s memory, and the queue its commands run on. Dropping it finishes that queue unless
+/// `settle` did, so no command touches the memory once the borrow ends, whatever failed on the way.
 pub struct LentBuffer<'a> {
     buffer: Buffer,
     queue: Queue,
     bytes: usize,
+    /// `settle` finished the queue, and nothing was enqueued through the buffer after it.
+    settled: Cell<bool>,
     _memory: PhantomData<&'a mut [u8]>,
 }
 
@@ -50,48 +53,59 @@ impl<'a> LentBuffer<'a> {
         check(err, "clCreateBuffer(CL_MEM_USE_HOST_PTR) over the caller's memory")?;
         // SAFETY: `raw` was just created and is owned here.
         let buffer = unsafe { Buffer::from_created(raw) };
-        Ok(LentBuffer { buffer, queue: queue.clone(), bytes, _memory: PhantomData })
+        Ok(LentBuffer { buffer, queue: queue.clone(), bytes, settled: Cell::new(false), _memory: PhantomData })
     }
 
+    /// The buffer, to enqueue commands on before `settle`.
     pub fn raw(&self) -> RawMem {
+        self.settled.set(false);
         self.buffer.raw()
     }
 
     /// Waits for `done`, then makes what the device wrote visible in the caller's memory: OpenCL defines the
     /// host memory of a `CL_MEM_USE_HOST_PTR` buffer only while it is mapped, which on a host-unified device
-    /// costs no copy.
+    /// costs no copy. The map and unmap follow `done` on the queue, and one wait covers the three.
     pub fn settle(&self, done: &Event) -> Result<()> {
         let wait: [cl_event; 1] = [done.raw()];
+        let mut mapping: cl_event = ptr::null_mut();
         let mut err = 0;
-        // SAFETY: a blocking map of the whole buffer after `done`, on the buffer's own queue; the mapping is
-        // released just below.
+        // SAFETY: a map of the whole buffer after `done`, on the buffer's own queue; its pointer is only handed
+        // back to the unmap just below, which runs after it.
         let mapped = unsafe {
             cl::clEnqueueMapBuffer(
                 self.queue.raw(),
                 self.buffer.raw(),
-                cl::CL_TRUE,
+                cl::CL_FALSE,
                 cl::CL_MAP_READ,
                 0,
                 self.bytes,
                 1,
                 wait.as_ptr(),
-                ptr::null_mut(),
+                &mut mapping,
                 &mut err,
             )
         };
         check(err, "clEnqueueMapBuffer")?;
-        // SAFETY: `mapped` is the mapping made above, unmapped once.
+        // SAFETY: the event was just created and is owned here.
+        let mapping = unsafe { Event::from_created(mapping) };
+        let after: [cl_event; 1] = [mapping.raw()];
+        // SAFETY: `mapped` is the mapping made above, unmapped once, after it on any queue.
         let code = unsafe {
-            cl::clEnqueueUnmapMemObject(self.queue.raw(), self.buffer.raw(), mapped, 0, ptr::null(), ptr::null_mut())
+            cl::clEnqueueUnmapMemObject(self.queue.raw(), self.buffer.raw(), mapped, 1, after.as_ptr(), ptr::null_mut())
         };
         check(code, "clEnqueueUnmapMemObject")?;
-        self.queue.finish()
+        self.queue.finish()?;
+        self.settled.set(true);
+        Ok(())
     }
 }
 
 impl Drop for LentBuffer<'_> {
     fn drop(&mut self) {
-        // The call failed midway, or succeeded and finished already: either way nothing may run after this.
+        if self.settled.get() {
+            return;
+        }
+        // The call failed midway: nothing may run after this.
         if let Err(e) = self.queue.finish() {
             crate::log!(crate::log::Topic::Error, "{e}: the caller's memory may still be in use");
         }
