@@ -52,7 +52,8 @@ impl Drop for Staging {
 }
 
 /// Host data above this size runs where it lies on a plan asked for no scratch: scratch as large as the data
-/// would double the footprint. Below it the plan's scratch, at most as large, is the smaller cost.
+/// would double the footprint. Below it the plan's scratch, at most as large, is the smaller cost
+/// (docs/tuning.md, "Host data without scratch").
 const LEAN_ABOVE_BYTES: usize = 64 << 20;
 
 /// The failure where host slices are shorter than the shape's extents, which the API layer checked.
