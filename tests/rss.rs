@@ -17,15 +17,20 @@ const LIMIT_BYTES: i64 = 10 << 20;
 /// Each test measures with the other one idle.
 static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// The resident set of this process, from /proc.
-fn resident_bytes() -> i64 {
+/// A size in /proc/self/status (`VmRSS:`, `VmHWM:`), in bytes.
+fn status_bytes(field: &str) -> i64 {
     let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
     let kib: i64 = status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS");
+        .expect(field);
     kib * 1024
+}
+
+/// The resident set of this process.
+fn resident_bytes() -> i64 {
+    status_bytes("VmRSS:")
 }
 
 /// Runs `cycle(i)` `warm` times (caches and allocator pools fill), then `cycles` times, and returns the
@@ -160,15 +165,9 @@ fn a_context_per_job_leaves_the_resident_set_flat() {
     assert!(grown < LIMIT_BYTES, "a context per job grew the resident set by {grown} bytes");
 }
 
-/// The peak resident set of this process (`VmHWM`), from /proc.
+/// The peak resident set of this process.
 fn peak_bytes() -> i64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    let kib: i64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM");
-    kib * 1024
+    status_bytes("VmHWM:")
 }
 
 /// What a host transform of `N` points may take beside its arrays: a tenth of the data, and 64 MiB of tables,
@@ -185,6 +184,8 @@ fn in_a_child(name: &str, warm: impl FnOnce()) -> bool {
     if std::env::var("FFTX_FOOTPRINT_CHILD").is_ok() {
         return false;
     }
+    // The warm-up's arrays and kernels would move the resident set the other tests here measure.
+    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
     warm();
     fftx::runtime::cache::wait_for_writes();
     let exe = std::env::current_exe().expect("the test binary");
