@@ -62,9 +62,9 @@ fn too_short() -> crate::error::Error {
 }
 
 impl CuPlan {
-    /// Transforms host memory: copied to the device, transformed and copied back; where the device cannot
-    /// hold the data, in parts of the batch that it can hold, or else streamed through it in slabs. Returns
-    /// when the result is in host memory.
+    /// Transforms host memory: where it lies on a device whose memory is the host's; elsewhere copied to the
+    /// device, transformed and copied back; where the device cannot hold the data, in parts of the batch that
+    /// it can hold, or else streamed through it in slabs. Returns when the result is in host memory.
     pub fn execute_host(&mut self, direction: Direction, data: HostData) -> Result<()> {
         let direction = self.direction(direction)?;
         let in_place = matches!(data, HostData::InPlace(_));
