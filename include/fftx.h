@@ -432,10 +432,11 @@ fftxResult fftxGetVersion(int *version);
 
 /*
  Single-precision complex transform, `direction` `FFTX_FORWARD` or `FFTX_INVERSE` (unnormalised). In place
- when `idata == odata`. Device memory runs asynchronously on the plan's stream; host memory is copied through
- the device (when too large for it, in parts of the batch that it holds, or else streamed in slabs: in the
- basic layout, where a 1D complex length is not prime and 2D and 3D columns down the first axis fit) and
- the call returns with the result in place.
+ when `idata == odata`. Device memory runs asynchronously on the plan's stream. Host memory is transformed
+ where it lies on a device whose memory is the host's (a CPU, an integrated GPU), else copied through the
+ device (when too large for it, in parts of the batch that it holds, or else streamed in slabs: in the
+ basic layout, where a 1D complex length is not prime and 2D and 3D columns down the first axis fit); the
+ call returns with the result in place.
 
  # Safety
  `idata` and `odata` are each NULL, device memory from `fftxMalloc`, or host memory that holds the
