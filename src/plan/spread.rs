@@ -30,8 +30,8 @@ struct Share {
 impl Spread {
     /// The shares of `settings`' batch for the distinct devices of `queues`, each proportional to its device's
     /// compute units; `None` where there is nothing to spread: one device, a batch too small to split at
-    /// offsets the devices take sub-buffers at, transforms of the batch that interleave, or callbacks (whose
-    /// user data is indexed over the whole batch).
+    /// offsets the devices take sub-buffers at, transforms of the batch that interleave, callbacks (whose
+    /// user data is indexed over the whole batch), or a device that cannot run the plan.
     pub fn new(settings: &Settings, queues: &[Queue]) -> Result<Option<Spread>> {
         let mut distinct: Vec<(usize, Queue)> = Vec::new();
         for queue in queues {
@@ -59,7 +59,12 @@ impl Spread {
         for ((_, queue), count) in distinct.into_iter().zip(counts) {
             if count > 0 {
                 let mut plan = Plan::new(Settings { batch: count, ..settings.clone() });
-                plan.bake(&queue)?;
+                // A device that cannot run the plan (no fp64, too little memory) leaves the whole batch to the
+                // first queue, as clFFT runs it.
+                if let Err(e) = plan.bake(&queue) {
+                    crate::log!(crate::log::Topic::Info, "the batch is not spread: {e}");
+                    return Ok(None);
+                }
                 spread.shares.push(Share { queue, first, plan });
             }
             first += count;
