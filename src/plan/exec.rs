@@ -190,8 +190,16 @@ fn with_callback_args(kernel: Kernel, spec: &KernelSpec, settings: &Settings) ->
 /// Bytes one plane of a buffer must hold: real data over the real lengths, complex data (interleaved or
 /// one plane of planar) over the complex lengths.
 fn plane_bytes(problem: &Problem, layout: &BufferLayout, real: bool) -> usize {
+    let (distance, span) = transform_bytes(problem, layout, real);
+    span + (problem.batch - 1) * distance
+}
+
+/// Of one plane of a buffer (real data when `real`): the bytes from one transform of the batch to the next,
+/// and the bytes one transform spans.
+pub(super) fn transform_bytes(problem: &Problem, layout: &BufferLayout, real: bool) -> (usize, usize) {
     let lengths = if real { problem.lengths.clone() } else { problem.complex_lengths() };
-    (layout.extent(&lengths) + (problem.batch - 1) * layout.dist) * element_bytes(problem.precision, layout, real)
+    let element = element_bytes(problem.precision, layout, real);
+    (layout.dist * element, layout.extent(&lengths) * element)
 }
 
 /// Bytes of one element of a buffer in its layout's units: a real for real data and planes, a complex value

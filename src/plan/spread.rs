@@ -7,16 +7,19 @@
 //! enqueued before on all the queues, and each queue gets a barrier after all the shares, whose event is that
 //! queue's output event.
 
-use super::{Direction, Layout, Plan, Settings};
+use super::exec::transform_bytes;
+use super::{Direction, Plan, Settings};
 use crate::error::{fail, ErrorKind, Result};
 use crate::runtime::cl::{enqueue_barrier_after, enqueue_marker, RawEvent, RawMem};
 use crate::runtime::{device_info, Buffer, Event, Queue};
-use crate::types::Precision;
+use crate::types::TransformKind;
 
 /// A plan's shares of the batch, one per device.
 pub struct Spread {
-    /// The queues the shares were made for, one per distinct device, in the caller's order.
+    /// The devices the shares were made for, in the caller's order.
     devices: Vec<usize>,
+    /// Bytes from one transform of the batch to the next in each plane of the input and of the output.
+    distances: (usize, usize),
     shares: Vec<Share>,
 }
 
@@ -33,17 +36,16 @@ impl Spread {
     /// offsets the devices take sub-buffers at, transforms of the batch that interleave, callbacks (whose
     /// user data is indexed over the whole batch), or a device that cannot run the plan.
     pub fn new(settings: &Settings, queues: &[Queue]) -> Result<Option<Spread>> {
-        let mut distinct: Vec<(usize, Queue)> = Vec::new();
-        for queue in queues {
-            let device = queue.device()? as usize;
-            if !distinct.iter().any(|(d, _)| *d == device) {
-                distinct.push((device, queue.clone()));
-            }
-        }
+        let distinct = distinct_devices(queues)?;
         if distinct.len() < 2 || settings.pre_callback.is_some() || settings.post_callback.is_some() {
             return Ok(None);
         }
-        let Some(quantum) = quantum(settings)? else {
+        let problem = settings.problem()?;
+        let sides = [
+            transform_bytes(&problem, &problem.input, problem.kind == TransformKind::R2C),
+            transform_bytes(&problem, &problem.output, problem.kind == TransformKind::C2R),
+        ];
+        let Some(quantum) = quantum(settings, &sides)? else {
             return Ok(None);
         };
         let mut weights = Vec::with_capacity(distinct.len());
@@ -54,7 +56,8 @@ impl Spread {
         if counts.iter().filter(|&&c| c > 0).count() < 2 {
             return Ok(None);
         }
-        let mut spread = Spread { devices: distinct.iter().map(|(d, _)| *d).collect(), shares: Vec::new() };
+        let devices = distinct.iter().map(|(d, _)| *d).collect();
+        let mut spread = Spread { devices, distances: (sides[0].0, sides[1].0), shares: Vec::new() };
         let mut first = 0;
         for ((_, queue), count) in distinct.into_iter().zip(counts) {
             if count > 0 {
@@ -91,13 +94,7 @@ impl Spread {
 
     /// Whether the shares were made for the devices of `queues`.
     pub fn made_for(&self, queues: &[Queue]) -> Result<bool> {
-        let mut devices: Vec<usize> = Vec::new();
-        for queue in queues {
-            let device = queue.device()? as usize;
-            if !devices.contains(&device) {
-                devices.push(device);
-            }
-        }
+        let devices: Vec<usize> = distinct_devices(queues)?.into_iter().map(|(d, _)| d).collect();
         Ok(devices == self.devices)
     }
 
@@ -123,11 +120,12 @@ impl Spread {
             let (in_reach, out_reach) = baked.reach();
             // In place, the one buffer holds the larger side.
             let in_bytes = if settings.in_place { in_reach.max(out_reach) } else { in_reach };
-            let inputs = regions(input, &settings, Side::Input, share.first, in_bytes)?;
+            let in_planar = settings.in_layout.is_planar();
+            let inputs = regions(input, in_planar, share.first * self.distances.0, in_bytes)?;
             let outputs = if settings.in_place {
                 Vec::new()
             } else {
-                regions(output, &settings, Side::Output, share.first, out_reach)?
+                regions(output, settings.out_layout.is_planar(), share.first * self.distances.1, out_reach)?
             };
             let raw = |buffers: &[Buffer]| buffers.iter().map(|b| b.raw()).collect::<Vec<RawMem>>();
             let scale = settings.scale(direction);
@@ -138,85 +136,44 @@ impl Spread {
     }
 }
 
-#[derive(Clone, Copy)]
-enum Side {
-    Input,
-    Output,
-}
-
-/// The bytes of one element of `layout`'s planes.
-fn element_bytes(layout: Layout, precision: Precision) -> usize {
-    match layout {
-        Layout::ComplexInterleaved | Layout::HermitianInterleaved => precision.complex_bytes(),
-        Layout::ComplexPlanar | Layout::HermitianPlanar | Layout::Real => precision.real_bytes(),
+/// The queues of `queues` on distinct devices: the first queue of each device, in the caller's order.
+fn distinct_devices(queues: &[Queue]) -> Result<Vec<(usize, Queue)>> {
+    let mut distinct: Vec<(usize, Queue)> = Vec::new();
+    for queue in queues {
+        let device = queue.device()? as usize;
+        if !distinct.iter().any(|(d, _)| *d == device) {
+            distinct.push((device, queue.clone()));
+        }
     }
+    Ok(distinct)
 }
 
-/// The bytes from one transform of the batch to the next on `side`.
-fn distance_bytes(settings: &Settings, side: Side) -> usize {
-    match side {
-        Side::Input => settings.in_dist * element_bytes(settings.in_layout, settings.precision),
-        Side::Output => settings.out_dist * element_bytes(settings.out_layout, settings.precision),
-    }
-}
-
-/// Sub-buffers of `buffers` (one per plane of `side`'s layout) holding transforms from `first` on, `bytes` each.
-fn regions(buffers: &[RawMem], settings: &Settings, side: Side, first: usize, bytes: usize) -> Result<Vec<Buffer>> {
-    let layout = match side {
-        Side::Input => settings.in_layout,
-        Side::Output => settings.out_layout,
-    };
-    let planes = if layout.is_planar() { 2 } else { 1 };
+/// Sub-buffers of `buffers` (two planes where `planar`, else one), `bytes` each from byte `offset`.
+fn regions(buffers: &[RawMem], planar: bool, offset: usize, bytes: usize) -> Result<Vec<Buffer>> {
+    let planes = if planar { 2 } else { 1 };
     if buffers.len() < planes || buffers[..planes].iter().any(|b| b.is_null()) {
         return fail(ErrorKind::InvalidArgValue, format!("the layout needs {planes} buffer(s), and got fewer"));
     }
-    let offset = first * distance_bytes(settings, side);
     buffers[..planes].iter().map(|&b| Buffer::region_of_raw(b, offset, bytes)).collect()
 }
 
 /// The fewest transforms a share may hold, so that every share starts at a place that every device of the
 /// context takes a sub-buffer at; `None` where the transforms of the batch interleave (no share then has a
-/// region of its own).
-fn quantum(settings: &Settings) -> Result<Option<usize>> {
+/// region of its own). `sides` are the input's and the output's (distance, span) in bytes.
+fn quantum(settings: &Settings, sides: &[(usize, usize); 2]) -> Result<Option<usize>> {
     let mut align = 1;
     for device in settings.context.devices()? {
         align = lcm(align, device_info(device)?.sub_buffer_align);
     }
-    let single = Settings { batch: 1, ..settings.clone() };
-    let extent = |side: Side| {
-        let (strides, layout) = match side {
-            Side::Input => (&single.in_strides, single.in_layout),
-            Side::Output => (&single.out_strides, single.out_layout),
-        };
-        let lengths = logical_lengths(&single, side);
-        let last: usize = lengths.iter().zip(strides).map(|(n, s)| (n - 1) * s).sum();
-        (last + 1) * element_bytes(layout, single.precision)
-    };
-    let sides: &[Side] = if settings.in_place { &[Side::Input] } else { &[Side::Input, Side::Output] };
+    let used = if settings.in_place { &sides[..1] } else { &sides[..] };
     let mut quantum = 1;
-    for &side in sides {
-        let distance = distance_bytes(settings, side);
-        if distance == 0 || distance < extent(side) {
+    for &(distance, span) in used {
+        if distance == 0 || distance < span {
             return Ok(None);
         }
         quantum = lcm(quantum, align / gcd(align, distance));
     }
     Ok(Some(quantum))
-}
-
-/// The lengths one transform spans on `side`: a real transform's Hermitian side holds n/2 + 1 values along
-/// the first axis.
-fn logical_lengths(settings: &Settings, side: Side) -> Vec<usize> {
-    let layout = match side {
-        Side::Input => settings.in_layout,
-        Side::Output => settings.out_layout,
-    };
-    let real = settings.in_layout == Layout::Real || settings.out_layout == Layout::Real;
-    let mut lengths = settings.lengths.clone();
-    if real && layout != Layout::Real {
-        lengths[0] = lengths[0] / 2 + 1;
-    }
-    lengths
 }
 
 /// `batch` split in proportion to `weights`, each share a multiple of `quantum` but the last, which takes

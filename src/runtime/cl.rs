@@ -604,37 +604,30 @@ impl Event {
     }
 }
 
+/// The OpenCL calls that enqueue a marker or a barrier after a wait list.
+type SyncPointCall = unsafe extern "system" fn(cl_command_queue, cl::cl_uint, *const cl_event, *mut cl_event) -> cl_int;
+
+/// Enqueues `call` (a marker or a barrier) on `queue` after the events in `wait`; its event.
+fn enqueue_sync_point(call: SyncPointCall, name: &str, queue: cl_command_queue, wait: &[cl_event]) -> Result<Event> {
+    let mut event: cl_event = ptr::null_mut();
+    // SAFETY: `wait` holds `wait.len()` events (a null list when empty), and `event` receives the new event.
+    let code = unsafe {
+        call(queue, wait.len() as u32, if wait.is_empty() { ptr::null() } else { wait.as_ptr() }, &mut event)
+    };
+    check(code, name)?;
+    // SAFETY: the call succeeded, so `event` is a new event owned here.
+    Ok(unsafe { Event::from_created(event) })
+}
+
 /// A marker that completes when every event in `wait` (or everything enqueued before it) completes.
 pub fn enqueue_marker(queue: cl_command_queue, wait: &[cl_event]) -> Result<Event> {
-    let mut event: cl_event = ptr::null_mut();
-    let code = unsafe {
-        cl::clEnqueueMarkerWithWaitList(
-            queue,
-            wait.len() as u32,
-            if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
-            &mut event,
-        )
-    };
-    check(code, "clEnqueueMarkerWithWaitList")?;
-    Ok(unsafe { Event::from_created(event) })
+    enqueue_sync_point(cl::clEnqueueMarkerWithWaitList, "clEnqueueMarkerWithWaitList", queue, wait)
 }
 
 /// A barrier after the events in `wait`: the commands enqueued on `queue` after it start only once those, and
 /// everything enqueued on `queue` before it, have completed. Its event completes then.
 pub fn enqueue_barrier_after(queue: cl_command_queue, wait: &[cl_event]) -> Result<Event> {
-    let mut event: cl_event = ptr::null_mut();
-    // SAFETY: `wait` holds `wait.len()` events (a null list when empty), and `event` receives the new event.
-    let code = unsafe {
-        cl::clEnqueueBarrierWithWaitList(
-            queue,
-            wait.len() as u32,
-            if wait.is_empty() { ptr::null() } else { wait.as_ptr() },
-            &mut event,
-        )
-    };
-    check(code, "clEnqueueBarrierWithWaitList")?;
-    // SAFETY: the call succeeded, so `event` is a new event owned here.
-    Ok(unsafe { Event::from_created(event) })
+    enqueue_sync_point(cl::clEnqueueBarrierWithWaitList, "clEnqueueBarrierWithWaitList", queue, wait)
 }
 
 /// A barrier: the commands enqueued after it start only once everything enqueued before it has completed,
